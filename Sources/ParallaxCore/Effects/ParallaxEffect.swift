@@ -1,0 +1,164 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+
+/// How the content of an item (typically a photo inside a cell) moves while
+/// the item scrolls past.
+///
+/// Every effect here is one model: **the content moves at a rate `k` of the
+/// item's speed around an anchor.** When the item's anchor point (its centre,
+/// or its leading edge) lines up with the viewport's anchor point, the content
+/// sits at rest; elsewhere it is displaced by
+///
+///     offset = (viewport.anchor − item.anchor) · (1 − k)
+///
+/// so it lags behind the item. The named effects are parameterisations:
+///
+/// - ``depth(maxOffset:)`` (Ole Begemann's parallax layout, Kurutepe's
+///   category, RHParallaxScroller): anchor at the centre, `k` chosen so the
+///   offset runs from `−P` to `+P` while the item crosses the viewport,
+///   `offset = (viewport.mid − item.mid) · P / (V/2 + h/2)`, clamped to `±P`.
+///   The content is `h + 2P` long so it never shows an edge.
+/// - ``window`` (FeParallaxTableView part 1): `k = 0`; the content is
+///   viewport-sized and stands still on screen, so the item is a window onto
+///   a fixed picture.
+/// - ``window(rate:anchor:)`` (FeParallaxTableView part 2): `0 < k < 1`; the
+///   viewport-sized content drifts at `k` of the item's speed, e.g. `200/H`.
+/// - ``none``: `k = 1`, content glued to the item.
+///
+/// Effects are values: cheap to copy, compare and store in configuration.
+/// Evaluating one (``solve(item:viewport:intensity:reduceMotion:mirrorsAnchor:)``)
+/// is O(1), pure and allocation-free.
+public struct ParallaxEffect: Sendable, Hashable {
+    /// The two ways of choosing the rate `k`.
+    public enum Motion: Sendable, Hashable {
+        /// `k` derived from a maximum displacement, anchor at the centre,
+        /// content overscanned by the displacement on both ends.
+        case depth(ParallaxAmount)
+        /// A fixed rate `k` in `0...1` around `anchor` (0 = leading edge,
+        /// 0.5 = centre, 1 = trailing edge), content at least viewport-sized.
+        case rate(CGFloat, anchor: CGFloat)
+    }
+
+    /// How the rate is chosen.
+    public var motion: Motion
+
+    @inlinable public init(motion: Motion) { self.motion = motion }
+
+    /// Depth parallax: the content shifts at most `maxOffset` points either
+    /// way. Ole Begemann and Kurutepe use 30 pt, the default.
+    public static func depth(maxOffset: CGFloat = 30) -> ParallaxEffect {
+        ParallaxEffect(motion: .depth(.points(maxOffset)))
+    }
+
+    /// Depth parallax with an amount that may scale with the item.
+    public static func depth(_ amount: ParallaxAmount) -> ParallaxEffect {
+        ParallaxEffect(motion: .depth(amount))
+    }
+
+    /// A fixed background: viewport-sized content that stands still on screen.
+    public static let window = ParallaxEffect(motion: .rate(0, anchor: 0))
+
+    /// Viewport-sized content moving at `rate` of the item's speed, at rest
+    /// when the item's `anchor` point meets the viewport's. FeParallaxTableView
+    /// part 2 uses `rate: 200 / viewportHeight` with the anchor at the top.
+    /// A rate outside `0...1` (or NaN) is clamped into it (NaN reads as 1).
+    public static func window(rate: CGFloat, anchor: CGFloat = 0) -> ParallaxEffect {
+        ParallaxEffect(motion: .rate(rate, anchor: anchor))
+    }
+
+    /// No parallax: the content is the item's size and moves with it.
+    public static let none = ParallaxEffect(motion: .depth(.points(0)))
+
+    /// Depth parallax of 30 pt, as in Ole Begemann's and Kurutepe's posts.
+    public static let `default` = ParallaxEffect.depth(maxOffset: 30)
+
+    /// RHParallaxScroller's grid setting: 10 pt of depth.
+    public static let gridDefault = ParallaxEffect.depth(.points(10))
+
+    /// RHParallaxScroller's list setting: depth of 10 % of the cell's extent.
+    public static let listDefault = ParallaxEffect.depth(.fractionOfItem(0.1))
+
+    /// Where the content goes for one item, along the scroll axis.
+    ///
+    /// - Parameters:
+    ///   - item: the item's span along the scroll axis, in the same
+    ///     coordinates as `viewport` (content or screen coordinates).
+    ///   - viewport: the visible span along the scroll axis.
+    ///   - intensity: multiplies the displacement (1 = as designed, 0 = off).
+    ///     For viewport-sized content the displacement cannot exceed standing
+    ///     still, so `1 − k` is capped at 1.
+    ///   - reduceMotion: when `true` the displacement is zero while the
+    ///     content keeps its size, so switching it never re-sizes images.
+    ///   - mirrorsAnchor: read the anchor from the trailing edge (a
+    ///     right-to-left horizontal layout, whose leading edge is on the right).
+    /// - Returns: the displacement and the content's span relative to the
+    ///   item's start. Any non-finite or negative input gives a defined result:
+    ///   no displacement and content the size of the item.
+    ///
+    /// Complexity: O(1), no allocation.
+    @inlinable
+    public func solve(
+        item: Span, viewport: Span,
+        intensity: CGFloat = 1, reduceMotion: Bool = false, mirrorsAnchor: Bool = false
+    ) -> ParallaxSolution {
+        let itemLength = item.length.isFinite ? max(item.length, 0) : 0
+        guard item.isFinite, viewport.isFinite, intensity.isFinite else {
+            return ParallaxSolution(offset: 0, contentLowerBound: 0, contentLength: itemLength)
+        }
+        let viewportLength = max(viewport.length, 0)
+        let strength = max(intensity, 0)
+
+        let anchor: CGFloat
+        let travel: CGFloat        // 1 − k: the share of the item's motion the content does not follow
+        let limit: CGFloat         // the largest displacement allowed
+        let contentLength: CGFloat
+        switch motion {
+        case .depth(let amount):
+            let maxOffset = amount.resolved(forItemLength: itemLength) * strength
+            anchor = 0.5
+            let crossing = viewportLength + itemLength    // distance the item travels while visible
+            travel = crossing > 0 ? 2 * maxOffset / crossing : 0
+            limit = maxOffset
+            contentLength = itemLength + 2 * maxOffset
+        case .rate(let rate, let rawAnchor):
+            let k = rate.isNaN ? 1 : min(max(rate, 0), 1)
+            let a = rawAnchor.isFinite ? min(max(rawAnchor, 0), 1) : 0
+            anchor = mirrorsAnchor ? 1 - a : a
+            travel = min((1 - k) * strength, 1)
+            limit = .infinity
+            contentLength = max(viewportLength, itemLength)
+        }
+        let displacement = reduceMotion ? 0 : (viewport.point(at: anchor) - item.point(at: anchor)) * travel
+        let offset = min(max(displacement, -limit), limit)
+        // The content's anchor point sits on the item's anchor point, displaced.
+        let lower = anchor * (itemLength - contentLength) + offset
+        let centreOffset = lower + contentLength / 2 - itemLength / 2
+        return ParallaxSolution(offset: centreOffset, contentLowerBound: lower, contentLength: contentLength)
+    }
+}
+
+/// The result of evaluating a ``ParallaxEffect`` for one item along the
+/// scroll axis.
+@frozen
+public struct ParallaxSolution: Sendable, Hashable {
+    /// How far the content's centre sits from the item's centre: what a
+    /// centre constraint (Kurutepe's `updateWithParallaxOffset:`) is set to.
+    public var offset: CGFloat
+    /// Where the content starts, relative to the item's own start.
+    public var contentLowerBound: CGFloat
+    /// How long the content is: long enough that it never shows an edge
+    /// while the item is on screen.
+    public var contentLength: CGFloat
+
+    @inlinable
+    public init(offset: CGFloat, contentLowerBound: CGFloat, contentLength: CGFloat) {
+        self.offset = offset
+        self.contentLowerBound = contentLowerBound
+        self.contentLength = contentLength
+    }
+
+    /// The content's span relative to the item's start.
+    @inlinable public var content: Span { Span(contentLowerBound, contentLength) }
+}

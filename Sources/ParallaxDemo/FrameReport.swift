@@ -1,0 +1,70 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+
+/// The visible items of a ``DemoScene`` with their frames and parallax
+/// placements, ready to print as a table or JSON.
+public struct FrameReport: Sendable, Hashable, Codable {
+    /// A rectangle with plain `Double` fields, for stable JSON on every platform.
+    public struct Rect: Sendable, Hashable, Codable {
+        public var x, y, width, height: Double
+        public init(_ rect: CGRect) {
+            x = Double(rect.origin.x); y = Double(rect.origin.y)
+            width = Double(rect.size.width); height = Double(rect.size.height)
+        }
+    }
+    public struct Size: Sendable, Hashable, Codable {
+        public var width, height: Double
+    }
+    /// One visible item.
+    public struct Row: Sendable, Hashable, Codable {
+        public var item: Int
+        /// The item's frame in content coordinates.
+        public var frame: Rect
+        /// The content's centre offset from the item's centre along the scroll axis.
+        public var parallaxOffset: Double
+        /// The content (image) frame in the item's coordinates.
+        public var contentFrame: Rect
+    }
+
+    public var layout: String
+    public var effect: String
+    /// The visible rectangle in content coordinates.
+    public var viewport: Rect
+    public var contentSize: Size
+    public var columns: Int
+    public var items: [Row]
+
+    /// Pretty-printed JSON with sorted keys.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A fixed-width text table, one line per visible item.
+    public func table() -> String {
+        func number(_ value: Double, _ decimals: Int = 1) -> String {
+            String(format: "%.\(decimals)f", value)
+        }
+        func pad(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(width - text.count, 0)) + text
+        }
+        var lines = [
+            "\(layout), \(columns) column\(columns == 1 ? "" : "s"), effect \(effect); viewport "
+                + "\(number(viewport.width, 0))×\(number(viewport.height, 0)) at y = \(number(viewport.y)); "
+                + "content \(number(contentSize.width, 0))×\(number(contentSize.height, 0)); \(items.count) visible",
+            ["item", "x", "y", "width", "height", "offset", "content y", "content h"]
+                .map { pad($0, 10) }.joined(),
+        ]
+        for row in items {
+            let cells = [String(row.item), number(row.frame.x), number(row.frame.y), number(row.frame.width),
+                         number(row.frame.height), number(row.parallaxOffset, 2), number(row.contentFrame.y, 2),
+                         number(row.contentFrame.height, 1)]
+            lines.append(cells.map { pad($0, 10) }.joined())
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+
+/// The settings of a ``GridLayout``: RHGridCollectionView's model (seed 003).
+///
+/// Unlike a flow layout, the grid keeps a **constant spacing** between
+/// cells; what flexes is either the cells (``CellSizing/flexible``: they
+/// stretch to use the whole width) or the margins (``CellSizing/fixed``).
+/// A list is the same grid with one column and no side margins, which is
+/// why the two can switch into each other seamlessly.
+///
+/// "Width" below means the extent across the scroll axis; for a horizontal
+/// grid read "height".
+public struct GridConfiguration: Sendable, Hashable {
+    /// How many columns there are.
+    public enum Columns: Sendable, Hashable {
+        /// As many as fit at the preferred cell width.
+        case flexible
+        /// Exactly this many; cells are sized to fit.
+        case fixed(Int)
+    }
+
+    /// What absorbs the width left over once the columns are placed.
+    public enum CellSizing: Sendable, Hashable {
+        /// Cells stretch; the preferred size is their minimum.
+        case flexible
+        /// Cells keep the preferred size; the margins grow.
+        case fixed
+    }
+
+    /// How tall a row is when cells stretch.
+    public enum RowHeight: Sendable, Hashable {
+        /// The preferred aspect ratio is kept.
+        case keepsAspectRatio
+        /// The preferred height is kept.
+        case fixed
+    }
+
+    /// The preferred (minimum, for flexible sizing) cell size.
+    public var preferredItemSize: CGSize
+    /// Space around the items of each section.
+    public var margins: EdgeInsets
+    /// Space between columns (`width`) and between rows (`height`).
+    public var spacing: CGSize
+    public var columns: Columns
+    public var cellSizing: CellSizing
+    public var rowHeight: RowHeight
+    /// The height of each section's header; 0 for none.
+    public var headerHeight: CGFloat
+    /// The scroll axis. A horizontal grid fills columns of rows.
+    public var axis: ScrollAxis
+    /// Right-to-left mirrors the grid: the first column is on the right
+    /// (and for a horizontal grid, the content starts on the right).
+    public var layoutDirection: LayoutDirection
+
+    public init(
+        preferredItemSize: CGSize = CGSize(width: 148, height: 148),
+        margins: EdgeInsets = EdgeInsets(all: 8),
+        spacing: CGSize = CGSize(width: 8, height: 8),
+        columns: Columns = .flexible,
+        cellSizing: CellSizing = .flexible,
+        rowHeight: RowHeight = .keepsAspectRatio,
+        headerHeight: CGFloat = 0,
+        axis: ScrollAxis = .vertical,
+        layoutDirection: LayoutDirection = .leftToRight
+    ) {
+        self.preferredItemSize = preferredItemSize
+        self.margins = margins
+        self.spacing = spacing
+        self.columns = columns
+        self.cellSizing = cellSizing
+        self.rowHeight = rowHeight
+        self.headerHeight = headerHeight
+        self.axis = axis
+        self.layoutDirection = layoutDirection
+    }
+
+    /// Seed 003's photo grid: 148 × 148 preferred, 8-pt margins and
+    /// spacing, flexible columns and cells, square cells. Two columns at
+    /// 320 and 414 pt wide, four at 736.
+    public static let grid = GridConfiguration()
+
+    /// Seed 003's list: one column, no margins, 8 pt between rows, cells
+    /// as wide as the view and half as tall.
+    public static let list = GridConfiguration(
+        preferredItemSize: CGSize(width: 2, height: 1),
+        margins: .zero,
+        spacing: CGSize(width: 0, height: 8),
+        columns: .fixed(1)
+    )
+
+    /// Checks every value; ``GridLayout`` calls this when it is built.
+    public func validate() throws(LayoutError) {
+        try LayoutError.require(Double(preferredItemSize.width), "preferredItemSize.width", atLeast: 0, inclusive: false)
+        try LayoutError.require(Double(preferredItemSize.height), "preferredItemSize.height", atLeast: 0, inclusive: false)
+        try LayoutError.require(Double(margins.top), "margins.top")
+        try LayoutError.require(Double(margins.left), "margins.left")
+        try LayoutError.require(Double(margins.bottom), "margins.bottom")
+        try LayoutError.require(Double(margins.right), "margins.right")
+        try LayoutError.require(Double(spacing.width), "spacing.width")
+        try LayoutError.require(Double(spacing.height), "spacing.height")
+        try LayoutError.require(Double(headerHeight), "headerHeight")
+        if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+
+/// Snapping at the end of a drag: the scroll comes to rest with a line of
+/// items at the leading edge, instead of wherever the fling happened to end.
+///
+/// Rules from RHGridCollectionView (seed 003), generalised to any
+/// ``ItemLayout``: no snapping for a release at zero velocity (the user
+/// placed the content on purpose) or when the fling ends at either end of
+/// the content (the bounce there is kept); otherwise the nearest resting
+/// position, clamped to the content's bounds. With sections and headers
+/// the first line of a section rests with its header showing.
+///
+/// Complexity: O(log sections).
+public enum ScrollSnapping {
+    /// Where a scroll aimed at `proposed` with `velocity` should come to
+    /// rest in `layout`, seen through `viewport` (its size and insets).
+    public static func restingOffset(
+        proposed: CGPoint, velocity: CGPoint, in layout: some ItemLayout, viewport: ScrollViewport
+    ) -> CGPoint {
+        let axis = layout.axis
+        let speed = axis.main(velocity)
+        let target = axis.main(proposed)
+        let range = viewport.offsetRange(contentExtent: layout.contentExtent, along: axis)
+        guard speed != 0, speed.isFinite, target.isFinite,
+              target > range.lowerBound, target < range.upperBound else { return proposed }
+        var aimed = viewport
+        aimed.contentOffset = proposed
+        let mirrored = layout.isMainAxisMirrored
+        guard let rest = layout.restingPosition(nearest: aimed.leadingEdge(along: axis, mirrored: mirrored)) else {
+            return proposed
+        }
+        let main = viewport.contentOffset(placingLeadingEdgeAt: rest, along: axis, mirrored: mirrored)
+        return axis.point(main: range.clamp(main), cross: axis.cross(proposed))
+    }
+}
