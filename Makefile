@@ -1,0 +1,34 @@
+# ParallaxKit: the two set-up commands are `make run` and `make test`.
+# Both install what they need on a fresh Debian machine.
+
+SWIFT ?= swift
+# System packages the build and tests need (none beyond the toolchain yet
+# for the core; python3 writes the benchmark report).
+SYSTEM_PACKAGES := python3 git
+
+.PHONY: run test bench deps build clean
+
+deps:
+	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found on PATH (install it from swift.org)"; exit 1; }
+
+## The main job: the engine's demo, a grid and a list seen at a scroll position.
+run: deps
+	$(SWIFT) build --product parallax-demo
+	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
+	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout list --items 1000 --offset 1200 --effect window
+
+## Every test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md.
+bench: deps
+	scripts/bench.sh
+
+build: deps
+	$(SWIFT) build
+
+clean:
+	rm -rf .build .build-* Benchmarks/.build
