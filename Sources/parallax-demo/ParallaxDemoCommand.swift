@@ -11,7 +11,7 @@ struct ParallaxDemoCommand: ParsableCommand {
         abstract: "Show the visible items of a ParallaxKit layout with their frames and parallax offsets."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, svg }
 
     @Option(help: "The layout: \(DemoScene.Layout.allCases.map(\.rawValue).joined(separator: ", ")).")
     var layout: DemoScene.Layout = .grid
@@ -37,7 +37,7 @@ struct ParallaxDemoCommand: ParsableCommand {
     @Flag(help: "Turn every parallax offset off, as the Reduce Motion setting does.")
     var reduceMotion = false
 
-    @Option(help: "Output format: table or json.")
+    @Option(help: "Output format: table, json, or svg (a picture of the viewport).")
     var format: Format = .table
 
     func run() throws {
@@ -56,7 +56,11 @@ struct ParallaxDemoCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        print(format == .json ? report.json() : report.table())
+        switch format {
+        case .table: print(report.table())
+        case .json: print(report.json())
+        case .svg: print(report.svg())
+        }
     }
 }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs the benchmarks in Benchmarks/ (release build) and writes their results
+# into BENCHMARKS.md at the repository root (scripts/bench-report.py keeps any
+# other sections of that file).
+#
+# Usage: scripts/bench.sh [benchmark options]
+#   Extra options go to `swift package benchmark run`, e.g.
+#   scripts/bench.sh --filter 'Frame/grid-dense/.*'
+#
+# The JMH export lands in .build-bench-out/ (git-ignored).
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$REPO/.build-bench-out"
+
+mkdir -p "$OUT"
+rm -f "$OUT/Current_run.jmh.json"
+
+# On macOS the plugin sandbox only allows writing inside the Benchmarks
+# package, and OUT is outside it; Linux has no plugin sandbox.
+SANDBOX=()
+if [[ "$(uname -s)" == "Darwin" ]]; then
+    SANDBOX=(--disable-sandbox)
+fi
+
+cd "$REPO/Benchmarks"
+swift package ${SANDBOX[@]+"${SANDBOX[@]}"} --allow-writing-to-package-directory \
+    benchmark run --format jmh --path "$OUT" --no-progress --quiet "$@"
+
+cd "$REPO"
+python3 scripts/bench-report.py "$OUT/Current_run.jmh.json" "$REPO/BENCHMARKS.md"
