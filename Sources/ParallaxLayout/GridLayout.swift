@@ -32,20 +32,21 @@ public struct GridLayout: ItemLayout {
     public let itemSize: CGSize
     public let contentSize: CGSize
 
-    private let itemCounts: [Int]
+    @usableFromInline let itemCounts: [Int]
     /// `sectionStarts[s]` is where section `s` begins along the axis; the
     /// last element is where the content ends.
-    private let sectionStarts: [CGFloat]
-    private let crossOrigin: CGFloat   // cross position of the first column
-    private let crossPitch: CGFloat    // cell cross extent + column spacing
-    private let itemMain: CGFloat
-    private let itemCross: CGFloat
-    private let mainGap: CGFloat
-    private let rowsOffset: CGFloat    // from a section's start to its first row (header + margin)
+    @usableFromInline let sectionStarts: [CGFloat]
+    @usableFromInline let crossOrigin: CGFloat   // cross position of the first column
+    @usableFromInline let crossPitch: CGFloat    // cell cross extent + column spacing
+    @usableFromInline let itemMain: CGFloat
+    @usableFromInline let itemCross: CGFloat
+    @usableFromInline let mainGap: CGFloat
+    @usableFromInline let rowsOffset: CGFloat    // from a section's start to its first row (header + margin)
+
+    @usableFromInline let mapping: AxisMapping
 
     public var axis: ScrollAxis { configuration.axis }
-    public var isMainAxisMirrored: Bool { axis == .horizontal && configuration.layoutDirection == .rightToLeft }
-    private var isCrossAxisMirrored: Bool { axis == .vertical && configuration.layoutDirection == .rightToLeft }
+    public var isMainAxisMirrored: Bool { mapping.mirrorsMain }
 
     /// Builds the layout for sections of `itemCounts` items in a container
     /// of `containerSize`.
@@ -128,6 +129,8 @@ public struct GridLayout: ItemLayout {
         self.rowsOffset = configuration.headerHeight + mainLower
         self.itemSize = axis.size(main: cellMain, cross: cellCross)
         self.contentSize = axis.size(main: position, cross: containerCross)
+        self.mapping = AxisMapping(axis: axis, direction: configuration.layoutDirection,
+                                   mainExtent: position, crossExtent: containerCross)
     }
 
     /// A single-section layout of `itemCount` items.
@@ -139,6 +142,7 @@ public struct GridLayout: ItemLayout {
 
     public var numberOfSections: Int { itemCounts.count }
 
+    @inlinable
     public func numberOfItems(inSection section: Int) -> Int {
         itemCounts.indices.contains(section) ? itemCounts[section] : 0
     }
@@ -151,14 +155,14 @@ public struct GridLayout: ItemLayout {
 
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, itemCounts.indices.contains(section) else { return nil }
-        return physicalRect(main: Span(sectionStarts[section], configuration.headerHeight),
+        return mapping.rect(main: Span(sectionStarts[section], configuration.headerHeight),
                             cross: Span(0, axis.cross(contentSize)))
     }
 
+    @inlinable
     public func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
-        guard itemMain > 0, itemCross > 0, rect.origin.x.isFinite, rect.origin.y.isFinite,
-              rect.size.width.isFinite, rect.size.height.isFinite else { return }
-        let query = logicalSpans(of: rect)
+        guard itemMain > 0, itemCross > 0, AxisMapping.isUsable(rect) else { return }
+        let query = mapping.spans(of: rect)
         let total = sectionStarts[sectionStarts.count - 1]
         guard query.main.upperBound > 0, query.main.lowerBound < total else { return }
 
@@ -167,7 +171,7 @@ public struct GridLayout: ItemLayout {
         let firstColumn = Int(min(max(((query.cross.lowerBound - crossOrigin) / crossPitch).rounded(.down), 0), lastColumn))
         let endColumn = Int(min(max(((query.cross.upperBound - crossOrigin) / crossPitch).rounded(.down), 0), lastColumn))
 
-        var section = firstSection(endingAfter: query.main.lowerBound)
+        var section = firstSection(endingAfter: query.main.lowerBound, in: sectionStarts)
         while section < itemCounts.count, sectionStarts[section] < query.main.upperBound {
             let count = itemCounts[section]
             let rows = (count + columnCount - 1) / columnCount
@@ -177,10 +181,12 @@ public struct GridLayout: ItemLayout {
                 let firstRow = Int(min(max(((query.main.lowerBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 let endRow = Int(min(max(((query.main.upperBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 for row in firstRow...endRow {
+                    let main = Span(rowsStart + CGFloat(row) * pitch, itemMain)
+                    let rowStart = row * columnCount
                     for column in firstColumn...endColumn {
-                        let item = row * columnCount + column
+                        let item = rowStart + column
                         guard item < count else { break }
-                        let frame = unsafeFrame(row: row, column: column, section: section)
+                        let frame = mapping.rect(main: main, cross: Span(crossOrigin + CGFloat(column) * crossPitch, itemCross))
                         if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: section), frame) }
                     }
                 }
@@ -191,76 +197,29 @@ public struct GridLayout: ItemLayout {
 
     public func restingPosition(showing index: ItemIndex) -> CGFloat? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
-        return physicalPosition(logicalRest(row: index.item / columnCount, section: index.section))
+        return mapping.position(rests(ofSection: index.section).rest(line: index.item / columnCount))
     }
 
     public func restingPosition(nearest position: CGFloat) -> CGFloat? {
         guard position.isFinite, !itemCounts.isEmpty else { return nil }
-        let logical = isMainAxisMirrored ? contentExtent - position : position
-        let section = firstSection(endingAfter: logical)
-        let clampedSection = min(section, itemCounts.count - 1)
-        // Candidates: the section's start, the rows around the position, the next section's start.
-        var best = sectionStarts[clampedSection]
-        func consider(_ candidate: CGFloat) {
-            if abs(candidate - logical) < abs(best - logical) { best = candidate }
-        }
-        let rows = (itemCounts[clampedSection] + columnCount - 1) / columnCount
-        let pitch = itemMain + mainGap
-        if rows > 1, pitch > 0 {
-            let rowsStart = sectionStarts[clampedSection] + rowsOffset
-            let fractional = (logical + mainGap - rowsStart) / pitch
-            let below = min(max(fractional.rounded(.down), 1), CGFloat(rows - 1))
-            consider(logicalRest(row: Int(below), section: clampedSection))
-            consider(logicalRest(row: Int(min(below + 1, CGFloat(rows - 1))), section: clampedSection))
-        }
-        consider(sectionStarts[min(clampedSection + 1, itemCounts.count)])
-        return physicalPosition(best)
+        let logical = mapping.position(position)
+        let section = min(firstSection(endingAfter: logical, in: sectionStarts), itemCounts.count - 1)
+        let nearest = rests(ofSection: section).nearest(to: logical, nextSectionStart: sectionStarts[section + 1])
+        return mapping.position(nearest)
     }
 
     // MARK: Geometry helpers
 
     /// The frame of the cell at `row` and `column` of `section`, unchecked.
-    @usableFromInline
+    @inlinable
     func unsafeFrame(row: Int, column: Int, section: Int) -> CGRect {
         let main = sectionStarts[section] + rowsOffset + CGFloat(row) * (itemMain + mainGap)
         let cross = crossOrigin + CGFloat(column) * crossPitch
-        return physicalRect(main: Span(main, itemMain), cross: Span(cross, itemCross))
+        return mapping.rect(main: Span(main, itemMain), cross: Span(cross, itemCross))
     }
 
-    private func logicalRest(row: Int, section: Int) -> CGFloat {
-        row == 0
-            ? sectionStarts[section]
-            : sectionStarts[section] + rowsOffset + CGFloat(row) * (itemMain + mainGap) - mainGap
-    }
-
-    /// Mirrored layouts flip positions; the flip is its own inverse.
-    private func physicalPosition(_ logical: CGFloat) -> CGFloat {
-        isMainAxisMirrored ? contentExtent - logical : logical
-    }
-
-    @usableFromInline
-    func physicalRect(main: Span, cross: Span) -> CGRect {
-        var main = main, cross = cross
-        if isMainAxisMirrored { main.lowerBound = contentExtent - main.upperBound }
-        if isCrossAxisMirrored { cross.lowerBound = axis.cross(contentSize) - cross.upperBound }
-        return axis.rect(main: main, cross: cross)
-    }
-
-    private func logicalSpans(of rect: CGRect) -> (main: Span, cross: Span) {
-        var main = axis.mainSpan(of: rect), cross = axis.crossSpan(of: rect)
-        if isMainAxisMirrored { main.lowerBound = contentExtent - main.upperBound }
-        if isCrossAxisMirrored { cross.lowerBound = axis.cross(contentSize) - cross.upperBound }
-        return (main, cross)
-    }
-
-    /// The first section whose end lies after `position` (binary search);
-    /// `numberOfSections` if none does.
-    private func firstSection(endingAfter position: CGFloat) -> Int {
-        var low = 0, high = itemCounts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sectionStarts[mid + 1] > position { high = mid } else { low = mid + 1 }
-        }
-        return low
+    private func rests(ofSection section: Int) -> RowRests {
+        RowRests(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
+                 pitch: itemMain + mainGap, count: (itemCounts[section] + columnCount - 1) / columnCount, gap: mainGap)
     }
 }

@@ -29,7 +29,8 @@ public protocol ItemLayout: Sendable {
     /// The frame of `section`'s header, or `nil` if it has none.
     func headerFrame(ofSection section: Int) -> CGRect?
     /// Calls `body` for every item whose frame is visible in `rect`
-    /// (``CoreFoundation/CGRect/isVisible(in:)``), in index order.
+    /// (`CGRect.isVisible(in:)`), each exactly once. The order is the
+    /// layout's own (``GridLayout`` reports index order).
     func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows
     /// The content position along the axis that should sit at the
     /// viewport's leading edge to show the line of items containing `index`

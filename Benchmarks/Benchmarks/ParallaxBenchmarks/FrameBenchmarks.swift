@@ -11,7 +11,7 @@
 // Names are `Kind/variant/itemCount`:
 //
 //   Frame/<variant>/<n>   ParallaxKit: GridLayout.forEachItem(in:) and
-//                         ParallaxScroller.placement(forItemFrame:in:).
+//                         ParallaxScroller.placer(for:).placement(forItemFrame:).
 //                         Scaling factor .kilo: one measured (outer)
 //                         iteration is 1,000 frames.
 //   Naive/<variant>/<n>   The naive baseline. Scaling factor .one: one
@@ -194,8 +194,9 @@ struct FrameFixture: Sendable {
     func renderFrame(at offset: CGFloat) -> CGFloat {
         let visibleRect = CGRect(origin: CGPoint(x: 0, y: offset), size: FrameBenchmarks.viewportSize)
         var checksum: CGFloat = 0
+        let placer = scroller.placer(for: visibleRect)
         layout.forEachItem(in: visibleRect) { _, frame in
-            checksum += scroller.placement(forItemFrame: frame, in: visibleRect).offset.y
+            checksum += placer.placement(forItemFrame: frame).offset.y
         }
         return checksum
     }

@@ -113,8 +113,9 @@ struct NaiveFixture: Sendable {
         let visible = frames.filter { $0.isVisible(in: visibleRect) }
         // 3. The parallax placement of every visible item.
         var checksum: CGFloat = 0
+        let placer = scroller.placer(for: visibleRect)
         for frame in visible {
-            checksum += scroller.placement(forItemFrame: frame, in: visibleRect).offset.y
+            checksum += placer.placement(forItemFrame: frame).offset.y
         }
         return checksum
     }

@@ -97,45 +97,110 @@ public struct ParallaxEffect: Sendable, Hashable {
     ///   item's start. Any non-finite or negative input gives a defined result:
     ///   no displacement and content the size of the item.
     ///
-    /// Complexity: O(1), no allocation.
+    /// Complexity: O(1), no allocation. To place many items in one viewport,
+    /// ``evaluator(viewport:intensity:reduceMotion:mirrorsAnchor:)`` does the
+    /// per-viewport work once.
     @inlinable
     public func solve(
         item: Span, viewport: Span,
         intensity: CGFloat = 1, reduceMotion: Bool = false, mirrorsAnchor: Bool = false
     ) -> ParallaxSolution {
-        let itemLength = item.length.isFinite ? max(item.length, 0) : 0
-        guard item.isFinite, viewport.isFinite, intensity.isFinite else {
-            return ParallaxSolution(offset: 0, contentLowerBound: 0, contentLength: itemLength)
-        }
-        let viewportLength = max(viewport.length, 0)
-        let strength = max(intensity, 0)
+        evaluator(viewport: viewport, intensity: intensity, reduceMotion: reduceMotion, mirrorsAnchor: mirrorsAnchor)
+            .solve(item: item)
+    }
 
-        let anchor: CGFloat
-        let travel: CGFloat        // 1 − k: the share of the item's motion the content does not follow
-        let limit: CGFloat         // the largest displacement allowed
-        let contentLength: CGFloat
-        switch motion {
-        case .depth(let amount):
-            let maxOffset = amount.resolved(forItemLength: itemLength) * strength
-            anchor = 0.5
-            let crossing = viewportLength + itemLength    // distance the item travels while visible
-            travel = crossing > 0 ? 2 * maxOffset / crossing : 0
-            limit = maxOffset
-            contentLength = itemLength + 2 * maxOffset
-        case .rate(let rate, let rawAnchor):
-            let k = rate.isNaN ? 1 : min(max(rate, 0), 1)
-            let a = rawAnchor.isFinite ? min(max(rawAnchor, 0), 1) : 0
-            anchor = mirrorsAnchor ? 1 - a : a
-            travel = min((1 - k) * strength, 1)
-            limit = .infinity
-            contentLength = max(viewportLength, itemLength)
+    /// The effect prepared for one viewport and one set of settings: what a
+    /// frame computes once before placing every visible item.
+    @inlinable
+    public func evaluator(
+        viewport: Span, intensity: CGFloat = 1, reduceMotion: Bool = false, mirrorsAnchor: Bool = false
+    ) -> Evaluator {
+        Evaluator(effect: self, viewport: viewport, intensity: intensity,
+                  reduceMotion: reduceMotion, mirrorsAnchor: mirrorsAnchor)
+    }
+
+    /// A ``ParallaxEffect`` prepared for one viewport: the single
+    /// implementation of the family's formula (see ``ParallaxEffect``).
+    @frozen
+    public struct Evaluator: Sendable {
+        /// 0.5 for depth; the (possibly mirrored) anchor for a rate.
+        @usableFromInline let anchor: CGFloat
+        /// Depth: the maximum displacement in points, or per point of item
+        /// length (`fractionOfItem`), times the intensity. Unused for a rate.
+        @usableFromInline let depthPoints: CGFloat
+        @usableFromInline let depthFraction: CGFloat
+        @usableFromInline let isDepth: Bool
+        /// Rate: `1 − k`, times the intensity, at most 1.
+        @usableFromInline let rateTravel: CGFloat
+        @usableFromInline let viewportStart: CGFloat
+        @usableFromInline let viewportLength: CGFloat
+        /// Whether displacement is suppressed (Reduce Motion) or impossible
+        /// (non-finite settings or viewport).
+        @usableFromInline let isStill: Bool
+        @usableFromInline let isValid: Bool
+
+        @inlinable
+        init(effect: ParallaxEffect, viewport: Span, intensity: CGFloat, reduceMotion: Bool, mirrorsAnchor: Bool) {
+            isValid = viewport.isFinite && intensity.isFinite
+            let strength = isValid ? max(intensity, 0) : 0
+            viewportStart = viewport.lowerBound
+            viewportLength = max(viewport.length, 0)
+            isStill = reduceMotion
+            switch effect.motion {
+            case .depth(let amount):
+                isDepth = true
+                anchor = 0.5
+                rateTravel = 0
+                switch amount {
+                case .points:
+                    depthPoints = amount.resolved(forItemLength: 0) * strength
+                    depthFraction = 0
+                case .fractionOfItem(let fraction):
+                    depthPoints = 0
+                    depthFraction = fraction.isFinite && fraction > 0 ? fraction * strength : 0
+                }
+            case .rate(let rate, let rawAnchor):
+                isDepth = false
+                depthPoints = 0
+                depthFraction = 0
+                let k = rate.isNaN ? 1 : min(max(rate, 0), 1)
+                let a = rawAnchor.isFinite ? min(max(rawAnchor, 0), 1) : 0
+                anchor = mirrorsAnchor ? 1 - a : a
+                rateTravel = min((1 - k) * strength, 1)
+            }
         }
-        let displacement = reduceMotion ? 0 : (viewport.point(at: anchor) - item.point(at: anchor)) * travel
-        let offset = min(max(displacement, -limit), limit)
-        // The content's anchor point sits on the item's anchor point, displaced.
-        let lower = anchor * (itemLength - contentLength) + offset
-        let centreOffset = lower + contentLength / 2 - itemLength / 2
-        return ParallaxSolution(offset: centreOffset, contentLowerBound: lower, contentLength: contentLength)
+
+        /// Where the content goes for an item spanning `item`.
+        ///
+        /// Complexity: O(1), no allocation.
+        @inlinable
+        public func solve(item: Span) -> ParallaxSolution {
+            let itemLength = item.length.isFinite ? max(item.length, 0) : 0
+            guard isValid, item.isFinite else {
+                return ParallaxSolution(offset: 0, contentLowerBound: 0, contentLength: itemLength)
+            }
+            let travel: CGFloat         // 1 − k: the share of the item's motion the content does not follow
+            let limit: CGFloat          // the largest displacement allowed
+            let contentLength: CGFloat
+            if isDepth {
+                let maxOffset = depthPoints + depthFraction * itemLength
+                let crossing = viewportLength + itemLength    // distance the item travels while visible
+                travel = crossing > 0 ? 2 * maxOffset / crossing : 0
+                limit = maxOffset
+                contentLength = itemLength + 2 * maxOffset
+            } else {
+                travel = rateTravel
+                limit = .infinity
+                contentLength = max(viewportLength, itemLength)
+            }
+            let viewportAnchor = viewportStart + anchor * viewportLength
+            let displacement = isStill ? 0 : (viewportAnchor - (item.lowerBound + anchor * itemLength)) * travel
+            let offset = min(max(displacement, -limit), limit)
+            // The content's anchor point sits on the item's anchor point, displaced.
+            let lower = anchor * (itemLength - contentLength) + offset
+            let centreOffset = lower + contentLength / 2 - itemLength / 2
+            return ParallaxSolution(offset: centreOffset, contentLowerBound: lower, contentLength: contentLength)
+        }
     }
 }
 

@@ -68,19 +68,16 @@ public struct ParallaxScroller: Sendable, Hashable {
     /// Complexity: O(1), no allocation.
     @inlinable
     public func placement(forItemFrame itemFrame: CGRect, in viewport: CGRect) -> ParallaxPlacement {
-        let solution = effect.solve(
-            item: axis.mainSpan(of: itemFrame),
-            viewport: axis.mainSpan(of: viewport),
-            intensity: intensity,
-            reduceMotion: isReduceMotionEnabled,
-            mirrorsAnchor: axis == .horizontal && layoutDirection == .rightToLeft
-        )
-        let crossLength = axis.cross(itemFrame.size)
-        let cross = Span(0, crossLength.isFinite ? max(crossLength, 0) : 0)
-        return ParallaxPlacement(
-            offset: axis.point(main: solution.offset, cross: 0),
-            contentFrame: axis.rect(main: solution.content, cross: cross)
-        )
+        placer(for: viewport).placement(forItemFrame: itemFrame)
+    }
+
+    /// The scroller prepared for one frame's viewport: the per-frame work
+    /// done once, so placing each visible item costs only its own part.
+    @inlinable
+    public func placer(for viewport: CGRect) -> Placer {
+        Placer(axis: axis, evaluator: effect.evaluator(
+            viewport: axis.mainSpan(of: viewport), intensity: intensity, reduceMotion: isReduceMotionEnabled,
+            mirrorsAnchor: axis == .horizontal && layoutDirection == .rightToLeft))
     }
 
     /// Calls `body` with the placement of every visible item that
@@ -94,8 +91,35 @@ public struct ParallaxScroller: Sendable, Hashable {
         where isOptedIn: (ID) throws -> Bool = { _ in true },
         _ body: (ID, ParallaxPlacement) throws -> Void
     ) rethrows where Items.Element == VisibleItem<ID> {
+        let placer = placer(for: viewport)
         for item in items where try isOptedIn(item.id) {
-            try body(item.id, placement(forItemFrame: item.frame, in: viewport))
+            try body(item.id, placer.placement(forItemFrame: item.frame))
+        }
+    }
+
+    /// A ``ParallaxScroller`` prepared for one viewport (see ``placer(for:)``).
+    @frozen
+    public struct Placer: Sendable {
+        @usableFromInline let axis: ScrollAxis
+        @usableFromInline let evaluator: ParallaxEffect.Evaluator
+
+        @inlinable init(axis: ScrollAxis, evaluator: ParallaxEffect.Evaluator) {
+            self.axis = axis
+            self.evaluator = evaluator
+        }
+
+        /// The placement of the item whose frame is `itemFrame`.
+        ///
+        /// Complexity: O(1), no allocation.
+        @inlinable
+        public func placement(forItemFrame itemFrame: CGRect) -> ParallaxPlacement {
+            let solution = evaluator.solve(item: axis.mainSpan(of: itemFrame))
+            let crossLength = axis.cross(itemFrame.size)
+            let cross = Span(0, crossLength.isFinite ? max(crossLength, 0) : 0)
+            return ParallaxPlacement(
+                offset: axis.point(main: solution.offset, cross: 0),
+                contentFrame: axis.rect(main: solution.content, cross: cross)
+            )
         }
     }
 }

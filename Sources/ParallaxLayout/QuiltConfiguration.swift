@@ -1,0 +1,88 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+
+/// How many blocks of a ``QuiltLayout`` an item covers: `width` blocks
+/// across and `height` blocks down (in screen terms, for either axis).
+public struct QuiltSpan: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// One block: RFQuiltLayout's default.
+    public static let one = QuiltSpan(width: 1, height: 1)
+
+    public var description: String { "\(width)×\(height)" }
+}
+
+/// The settings of a ``QuiltLayout``.
+public struct QuiltConfiguration: Sendable, Hashable {
+    /// The size of one block; items cover whole blocks. RFQuiltLayout's
+    /// default is 100 × 100 pt.
+    public var blockSize: CGSize
+    /// Insets applied to every item's blocks (the gap between photos).
+    public var itemInsets: EdgeInsets
+    /// The extent of each section's header along the scroll axis; 0 for none.
+    public var headerHeight: CGFloat
+    /// The extent of each section's footer along the scroll axis; 0 for none.
+    public var footerHeight: CGFloat
+    /// The scroll axis. A horizontal quilt fills rows of columns.
+    public var axis: ScrollAxis
+    /// Right-to-left mirrors the quilt (the first block column on the right,
+    /// or for a horizontal quilt, the content starting on the right).
+    public var layoutDirection: LayoutDirection
+
+    public init(
+        blockSize: CGSize = CGSize(width: 100, height: 100),
+        itemInsets: EdgeInsets = .zero,
+        headerHeight: CGFloat = 0,
+        footerHeight: CGFloat = 0,
+        axis: ScrollAxis = .vertical,
+        layoutDirection: LayoutDirection = .leftToRight
+    ) {
+        self.blockSize = blockSize
+        self.itemInsets = itemInsets
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+        self.axis = axis
+        self.layoutDirection = layoutDirection
+    }
+
+    /// Checks every value; ``QuiltLayout`` calls this when it is built.
+    public func validate() throws(LayoutError) {
+        try LayoutError.require(Double(blockSize.width), "blockSize.width", atLeast: 0, inclusive: false)
+        try LayoutError.require(Double(blockSize.height), "blockSize.height", atLeast: 0, inclusive: false)
+        try LayoutError.require(Double(itemInsets.top), "itemInsets.top")
+        try LayoutError.require(Double(itemInsets.left), "itemInsets.left")
+        try LayoutError.require(Double(itemInsets.bottom), "itemInsets.bottom")
+        try LayoutError.require(Double(itemInsets.right), "itemInsets.right")
+        try LayoutError.require(Double(headerHeight), "headerHeight")
+        try LayoutError.require(Double(footerHeight), "footerHeight")
+    }
+}
+
+/// Something a layout had to adjust while placing items. Layouts never
+/// log; they record what they did so the app can decide what to say.
+public enum LayoutDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// An item asked for more columns than the layout has; it was placed at
+    /// column 0, clipped to the width (RFQuiltLayout's rule).
+    case clippedToWidth(ItemIndex, requested: Int, available: Int)
+    /// An item's size was unusable (zero, negative or not finite) and was
+    /// replaced by the default.
+    case invalidItemSize(ItemIndex, String)
+
+    public var description: String {
+        switch self {
+        case let .clippedToWidth(index, requested, available):
+            return "item \(index) spans \(requested) blocks but the quilt has \(available) columns: clipped"
+        case let .invalidItemSize(index, size):
+            return "item \(index) has an unusable size \(size): used the default"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// First-fit packing of rectangles of blocks into a grid of `columns`
+/// block columns and unbounded rows, row-major from the first open block:
+/// RFQuiltLayout's placement rule, on compact occupancy.
+///
+/// Each row's occupancy is a bitset (one `UInt64` word per 64 columns).
+/// For up to 64 columns, finding where a `w × h` item fits in a row is a
+/// handful of word operations: AND the free bits of its `h` rows, then keep
+/// the positions that start `w` consecutive free bits. The first open
+/// block only moves forward, so rows above it are never looked at again,
+/// and placing `N` items costs about O(N · (w + h)).
+///
+/// Coordinates are logical: a *row* runs across the scroll axis, a
+/// *column* along it.
+struct QuiltPacker: Sendable {
+    /// The number of block columns.
+    let columns: Int
+    /// Words of occupancy per row.
+    private let words: Int
+    /// Row-major occupancy bits, `words` per row; a set bit is an occupied block.
+    private var occupancy: [UInt64] = []
+    /// The first open block in row-major order: every block before it is occupied.
+    private(set) var firstOpenRow = 0
+    private(set) var firstOpenColumn = 0
+    /// The number of rows that hold at least one block of an item.
+    private(set) var rowCount = 0
+
+    init(columns: Int) {
+        self.columns = max(columns, 1)
+        self.words = (self.columns + 63) / 64
+    }
+
+    /// Places an item `width` columns wide and `height` rows tall (both at
+    /// least 1, `width` at most `columns`) at the first position, in
+    /// row-major order from the first open block, where it fits. Returns
+    /// its top-left block.
+    mutating func place(width: Int, height: Int) -> (row: Int, column: Int) {
+        var row = firstOpenRow
+        var start = firstOpenColumn
+        while true {
+            ensureRows(row + height)
+            if let column = firstFit(row: row, from: start, width: width, height: height) {
+                for line in row..<(row + height) { occupy(row: line, column: column, width: width) }
+                rowCount = max(rowCount, row + height)
+                advanceFirstOpen()
+                return (row, column)
+            }
+            row += 1
+            start = 0
+        }
+    }
+
+    /// Whether the block at `row`, `column` is occupied.
+    func isOccupied(row: Int, column: Int) -> Bool {
+        let index = row * words + column / 64
+        return index < occupancy.count && occupancy[index] & (1 << UInt64(column % 64)) != 0
+    }
+
+    // MARK: Private
+
+    private var fullWordMask: UInt64 { columns >= 64 ? ~0 : (1 << UInt64(columns)) - 1 }
+
+    private mutating func ensureRows(_ rows: Int) {
+        let needed = rows * words
+        if occupancy.count < needed { occupancy.append(contentsOf: repeatElement(0, count: needed - occupancy.count)) }
+    }
+
+    private func firstFit(row: Int, from start: Int, width: Int, height: Int) -> Int? {
+        if words == 1 {
+            var free = fullWordMask
+            for line in row..<(row + height) { free &= ~occupancy[line] }
+            // Bit p of `starts` is set when bits p ..< p + width are all free.
+            var starts = free
+            var shift = 1
+            while shift < width, starts != 0 {
+                starts &= free >> UInt64(shift)
+                shift += 1
+            }
+            starts &= ~((1 << UInt64(start)) - 1)
+            return starts == 0 ? nil : starts.trailingZeroBitCount
+        }
+        var column = start
+        while column + width <= columns {
+            var fits = true
+            for line in row..<(row + height) where !isFree(row: line, column: column, width: width) {
+                fits = false
+                break
+            }
+            if fits { return column }
+            column += 1
+        }
+        return nil
+    }
+
+    private func isFree(row: Int, column: Int, width: Int) -> Bool {
+        for c in column..<(column + width) where isOccupied(row: row, column: c) { return false }
+        return true
+    }
+
+    private mutating func occupy(row: Int, column: Int, width: Int) {
+        for c in column..<(column + width) {
+            occupancy[row * words + c / 64] |= 1 << UInt64(c % 64)
+        }
+    }
+
+    private mutating func advanceFirstOpen() {
+        while true {
+            ensureRows(firstOpenRow + 1)
+            for word in 0..<words {
+                let limit = word == words - 1 ? (columns - 1) % 64 + 1 : 64
+                let mask: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) - 1
+                let free = ~occupancy[firstOpenRow * words + word] & mask
+                if free != 0 {
+                    firstOpenColumn = word * 64 + free.trailingZeroBitCount
+                    return
+                }
+            }
+            firstOpenRow += 1
+        }
+    }
+}
