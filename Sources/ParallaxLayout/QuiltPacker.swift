@@ -5,9 +5,16 @@
 /// Each row's occupancy is a bitset (one `UInt64` word per 64 columns).
 /// For up to 64 columns, finding where a `w × h` item fits in a row is a
 /// handful of word operations: AND the free bits of its `h` rows, then keep
-/// the positions that start `w` consecutive free bits. The first open
-/// block only moves forward, so rows above it are never looked at again,
-/// and placing `N` items costs about O(N · (w + h)).
+/// the positions that start `w` consecutive free bits.
+///
+/// Scanning from the first open block, as RFQuiltLayout does, is quadratic
+/// in practice: with a mix of 1×1, 2×1, 1×2 and 2×2 items in three columns
+/// the first open block lags ever further behind the end (about one row per
+/// hundred items), and every placement rescans that backlog. Occupancy only
+/// grows, though, so a position where a `w × h` item did not fit will never
+/// fit one later. Each shape therefore resumes its scan where the last item
+/// of that shape was placed: the same first-fit result, and placing `N`
+/// items costs about O(N · (w + h)) plus one pass over the rows per shape.
 ///
 /// Coordinates are logical: a *row* runs across the scroll axis, a
 /// *column* along it.
@@ -23,6 +30,11 @@ struct QuiltPacker: Sendable {
     private(set) var firstOpenColumn = 0
     /// The number of rows that hold at least one block of an item.
     private(set) var rowCount = 0
+    /// Per shape, the row-major position (`row · columns + column`) of the
+    /// last placement of that shape: no earlier position can take it.
+    private var resumePositions: [Int: Int] = [:]
+    /// The same for shapes up to 8 × 8 blocks, without hashing.
+    private var smallResumePositions = [Int](repeating: 0, count: 64)
 
     init(columns: Int) {
         self.columns = max(columns, 1)
@@ -34,18 +46,24 @@ struct QuiltPacker: Sendable {
     /// row-major order from the first open block, where it fits. Returns
     /// its top-left block.
     mutating func place(width: Int, height: Int) -> (row: Int, column: Int) {
-        var row = firstOpenRow
-        var start = firstOpenColumn
+        let small = width <= 8 && height <= 8
+        let shape = small ? (width - 1) * 8 + (height - 1) : width * 65_536 + height
+        let resume = small ? smallResumePositions[shape] : resumePositions[shape, default: 0]
+        let start = max(resume, firstOpenRow * columns + firstOpenColumn)
+        var row = start / columns
+        var column = start % columns
         while true {
             ensureRows(row + height)
-            if let column = firstFit(row: row, from: start, width: width, height: height) {
-                for line in row..<(row + height) { occupy(row: line, column: column, width: width) }
+            if let found = firstFit(row: row, from: column, width: width, height: height) {
+                for line in row..<(row + height) { occupy(row: line, column: found, width: width) }
                 rowCount = max(rowCount, row + height)
+                let position = row * columns + found
+                if small { smallResumePositions[shape] = position } else { resumePositions[shape] = position }
                 advanceFirstOpen()
-                return (row, column)
+                return (row, found)
             }
             row += 1
-            start = 0
+            column = 0
         }
     }
 
@@ -75,7 +93,7 @@ struct QuiltPacker: Sendable {
                 starts &= free >> UInt64(shift)
                 shift += 1
             }
-            starts &= ~((1 << UInt64(start)) - 1)
+            if start > 0 { starts &= ~((1 << UInt64(start)) - 1) }
             return starts == 0 ? nil : starts.trailingZeroBitCount
         }
         var column = start

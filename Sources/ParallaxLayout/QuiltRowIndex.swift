@@ -3,34 +3,51 @@
 ///
 /// Rows above the packer's first open block are *sealed*: no later item
 /// can start there. Sealed rows live in a compressed sparse row table
-/// (`rowStarts`, `rowItems`) that only ever grows at its end; the few
-/// rows still open keep their items in a short `pending` list. Appending
-/// items therefore never re-indexes the ones already placed.
+/// (`rowStarts`, `rowItems`) that only ever grows at its end; rows still
+/// open keep their items in per-row buckets. Appending items therefore
+/// never re-indexes the ones already placed, and sealing a row costs only
+/// its own items.
+@usableFromInline
 struct QuiltRowIndex: Sendable {
-    /// Items starting in sealed row `r` are `rowItems[rowStarts[r] ..< rowStarts[r + 1]]`.
-    private(set) var rowStarts: [Int32] = [0]
-    private(set) var rowItems: [Int32] = []
-    /// Items in rows not yet sealed, in placement order.
-    private(set) var pending: [(row: Int32, item: Int32)] = []
+    @usableFromInline init() {}
 
-    var sealedRows: Int { rowStarts.count - 1 }
+    /// Items starting in sealed row `r` are `rowItems[rowStarts[r] ..< rowStarts[r + 1]]`.
+    @usableFromInline var rowStarts: [Int32] = [0]
+    @usableFromInline var rowItems: [Int32] = []
+    /// Items of open row `sealedRows + i` are `buckets[bucketBase + i]`.
+    @usableFromInline var buckets: [[Int32]] = []
+    @usableFromInline var bucketBase = 0
+
+    @usableFromInline var sealedRows: Int { rowStarts.count - 1 }
 
     mutating func add(item: Int, row: Int) {
-        pending.append((Int32(row), Int32(item)))
+        let slot = bucketBase + row - sealedRows
+        if buckets.count <= slot { buckets.append(contentsOf: repeatElement([], count: slot + 1 - buckets.count)) }
+        buckets[slot].append(Int32(item))
     }
 
     /// Seals every row before `row`.
     mutating func seal(below row: Int) {
         guard row > sealedRows else { return }
-        for sealing in sealedRows..<row {
-            for entry in pending where Int(entry.row) == sealing { rowItems.append(entry.item) }
+        for _ in sealedRows..<row {
+            if bucketBase < buckets.count {
+                rowItems.append(contentsOf: buckets[bucketBase])
+                buckets[bucketBase] = []
+                bucketBase += 1
+            }
             rowStarts.append(Int32(rowItems.count))
         }
-        pending.removeAll { Int($0.row) < row }
+        if bucketBase >= buckets.count {
+            buckets.removeAll(keepingCapacity: true)
+            bucketBase = 0
+        } else if bucketBase > 1024, bucketBase * 2 > buckets.count {
+            buckets.removeFirst(bucketBase)
+            bucketBase = 0
+        }
     }
 
     /// Calls `body` with every item whose top row is in `rows`.
-    @inline(__always)
+    @inlinable
     func forEachItem(startingIn rows: ClosedRange<Int>, _ body: (Int) throws -> Void) rethrows {
         let sealedEnd = min(rows.upperBound, sealedRows - 1)
         if rows.lowerBound <= sealedEnd {
@@ -39,7 +56,13 @@ struct QuiltRowIndex: Sendable {
             }
         }
         if rows.upperBound >= sealedRows {
-            for entry in pending where rows.contains(Int(entry.row)) { try body(Int(entry.item)) }
+            let first = bucketBase + max(rows.lowerBound, sealedRows) - sealedRows
+            let last = min(bucketBase + rows.upperBound - sealedRows, buckets.count - 1)
+            if first <= last {
+                for slot in first...last {
+                    for item in buckets[slot] { try body(Int(item)) }
+                }
+            }
         }
     }
 }
