@@ -106,3 +106,20 @@ public struct GridConfiguration: Sendable, Hashable {
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
 }
+
+extension GridConfiguration.Columns {
+    /// The number of columns for `available` width between the margins,
+    /// RHGridCollectionView's rule: the fixed count, or `1` if the
+    /// preferred width does not fit more than once, else
+    /// `⌊1 + (available − preferred) / (preferred + spacing)⌋` (capped at a
+    /// million so an absurd width cannot overflow).
+    func count(available: CGFloat, preferred: CGFloat, spacing: CGFloat) -> Int {
+        switch self {
+        case .fixed(let count):
+            return count
+        case .flexible:
+            guard available > preferred else { return 1 }
+            return Int(min((1 + (available - preferred) / (preferred + spacing)).rounded(.down), 1e6))
+        }
+    }
+}

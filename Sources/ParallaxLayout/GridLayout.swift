@@ -77,15 +77,7 @@ public struct GridLayout: ItemLayout {
         let preferredMain = axis.main(configuration.preferredItemSize)
         let available = containerCross - crossLower - crossUpper
 
-        let columns: Int
-        switch configuration.columns {
-        case .fixed(let count):
-            columns = count
-        case .flexible:
-            // Capped so an absurd width cannot overflow Int.
-            columns = available <= preferredCross
-                ? 1 : Int(min((1 + (available - preferredCross) / (preferredCross + crossGap)).rounded(.down), 1e6))
-        }
+        let columns = configuration.columns.count(available: available, preferred: preferredCross, spacing: crossGap)
         let gaps = CGFloat(columns - 1) * crossGap
         var cellCross: CGFloat
         var cellMain: CGFloat
