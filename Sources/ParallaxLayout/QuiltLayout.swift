@@ -217,19 +217,21 @@ public struct QuiltLayout: ItemLayout {
     public func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         guard AxisMapping.isUsable(rect), !sections.isEmpty else { return }
         let query = mapping.spans(of: rect)
+        let header = configuration.headerHeight
         var s = firstSection(endingAfter: query.main.lowerBound, in: sectionStarts)
         while s < sections.count, sectionStarts[s] < query.main.upperBound {
-            let section = sections[s]
-            if section.rowCount > 0 {
-                let rowsStart = sectionStarts[s] + configuration.headerHeight
-                let last = CGFloat(section.rowCount - 1)
-                let low = ((query.main.lowerBound - rowsStart) / blockMain).rounded(.down) - CGFloat(section.tallest - 1)
+            let rowCount = sections[s].rowCount
+            if rowCount > 0 {
+                let rowsStart = sectionStarts[s] + header
+                let last = CGFloat(rowCount - 1)
+                let low = ((query.main.lowerBound - rowsStart) / blockMain).rounded(.down) - CGFloat(sections[s].tallest - 1)
                 let high = ((query.main.upperBound - rowsStart) / blockMain).rounded(.down)
                 if high >= 0, low <= last {
-                    let rows = Int(max(low, 0))...Int(min(high, last))
-                    try section.index.forEachItem(startingIn: rows) { item in
-                        let frame = frame(ofItemAt: section.firstItem + item, section: s)
-                        if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: s), frame) }
+                    let firstItem = sections[s].firstItem
+                    let section = s
+                    try sections[s].index.forEachItem(startingIn: Int(max(low, 0))...Int(min(high, last))) { item in
+                        let frame = frame(ofItemAt: firstItem + item, rowsStart: rowsStart)
+                        if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: section), frame) }
                     }
                 }
             }
@@ -254,9 +256,15 @@ public struct QuiltLayout: ItemLayout {
 
     @inlinable
     func frame(ofItemAt position: Int, section: Int) -> CGRect {
+        frame(ofItemAt: position, rowsStart: sectionStarts[section] + configuration.headerHeight)
+    }
+
+    /// The frame of the item at `position` among all items, in a section
+    /// whose first block row starts at `rowsStart`.
+    @inlinable
+    func frame(ofItemAt position: Int, rowsStart: CGFloat) -> CGRect {
         let placement = placements[position]
-        let main = Span(sectionStarts[section] + configuration.headerHeight + CGFloat(placement.row) * blockMain,
-                        CGFloat(placement.along) * blockMain)
+        let main = Span(rowsStart + CGFloat(placement.row) * blockMain, CGFloat(placement.along) * blockMain)
         let cross = Span(crossOrigin + CGFloat(placement.column) * blockCross, CGFloat(placement.across) * blockCross)
         let insets = customInsets.isEmpty ? configuration.itemInsets : customInsets[position] ?? configuration.itemInsets
         let blocks = mapping.rect(main: main, cross: cross)

@@ -43,6 +43,7 @@ let benchmarks: @Sendable () -> Void = {
             registerNaiveBenchmark(scenario, itemCount: itemCount)
         }
     }
+    registerLayoutBenchmarks()
 }
 
 // MARK: - Settings shared by both sides

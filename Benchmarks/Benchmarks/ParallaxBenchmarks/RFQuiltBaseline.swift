@@ -155,12 +155,25 @@ final class RFQuiltBaseline {
     /// `invalidateLayout` followed by `prepareLayout` with
     /// `prelayoutEverything` set.
     func prepare() {
+        invalidate()
+        fillInBlocks(toRow: Int.max)
+    }
+
+    /// `invalidateLayout`: RFQuiltLayout forgets every placement, the
+    /// first-open pointer, the furthest point and its rect cache.
+    func invalidate() {
         itemByPosition = [:]
         positionByItem = [:]
         firstOpenSpace = Tile(x: 0, y: 0)
         furthestBlockPoint = Tile(x: 0, y: 0)
         lastItemPlaced = nil
-        fillInBlocks(toRow: Int.max)
+    }
+
+    /// `prepareLayout` without `prelayoutEverything` (its default): places
+    /// items until the first-open pointer passes the row below the bottom of
+    /// `visibleRect`, `Int(maxY / tileHeight) + 1`.
+    func prepare(visibleRect: CGRect) {
+        fillInBlocks(toRow: Int(Double(visibleRect.maxY) / Double(blockSize.height)) + 1)
     }
 
     /// The container width by the rows used, counting from row 0 up to the
