@@ -229,9 +229,14 @@ public struct QuiltLayout: ItemLayout {
                 if high >= 0, low <= last {
                     let firstItem = sections[s].firstItem
                     let section = s
-                    try sections[s].index.forEachItem(startingIn: Int(max(low, 0))...Int(min(high, last))) { item in
-                        let frame = frame(ofItemAt: firstItem + item, rowsStart: rowsStart)
-                        if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: section), frame) }
+                    let uniformInsets = customInsets.isEmpty ? configuration.itemInsets : nil
+                    try placements.withUnsafeBufferPointer { placements in
+                        try sections[s].index.forEachItem(startingIn: Int(max(low, 0))...Int(min(high, last))) { item in
+                            let position = firstItem + item
+                            let insets = uniformInsets ?? customInsets[position] ?? configuration.itemInsets
+                            let frame = frame(of: placements[position], rowsStart: rowsStart, insets: insets)
+                            if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: section), frame) }
+                        }
                     }
                 }
             }
@@ -263,10 +268,14 @@ public struct QuiltLayout: ItemLayout {
     /// whose first block row starts at `rowsStart`.
     @inlinable
     func frame(ofItemAt position: Int, rowsStart: CGFloat) -> CGRect {
-        let placement = placements[position]
+        let insets = customInsets.isEmpty ? configuration.itemInsets : customInsets[position] ?? configuration.itemInsets
+        return frame(of: placements[position], rowsStart: rowsStart, insets: insets)
+    }
+
+    @inlinable
+    func frame(of placement: Placement, rowsStart: CGFloat, insets: EdgeInsets) -> CGRect {
         let main = Span(rowsStart + CGFloat(placement.row) * blockMain, CGFloat(placement.along) * blockMain)
         let cross = Span(crossOrigin + CGFloat(placement.column) * blockCross, CGFloat(placement.across) * blockCross)
-        let insets = customInsets.isEmpty ? configuration.itemInsets : customInsets[position] ?? configuration.itemInsets
         let blocks = mapping.rect(main: main, cross: cross)
         return CGRect(x: blocks.origin.x + insets.left, y: blocks.origin.y + insets.top,
                       width: max(blocks.size.width - insets.left - insets.right, 0),

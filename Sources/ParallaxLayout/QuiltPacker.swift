@@ -79,7 +79,10 @@ struct QuiltPacker: Sendable {
 
     private mutating func ensureRows(_ rows: Int) {
         let needed = rows * words
-        if occupancy.count < needed { occupancy.append(contentsOf: repeatElement(0, count: needed - occupancy.count)) }
+        guard occupancy.count < needed else { return }
+        // Grow by at least a quarter (and 64 rows) at a time: rows are added one by one.
+        let grown = max(needed, occupancy.count + max(occupancy.count / 4, 64 * words))
+        occupancy.append(contentsOf: repeatElement(0, count: grown - occupancy.count))
     }
 
     private func firstFit(row: Int, from start: Int, width: Int, height: Int) -> Int? {

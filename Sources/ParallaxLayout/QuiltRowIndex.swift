@@ -30,7 +30,7 @@ struct QuiltRowIndex: Sendable {
         nextInRow.append(-1)
         let slot = openBase + row - sealedRows
         if openFirst.count <= slot {
-            let missing = slot + 1 - openFirst.count
+            let missing = max(slot + 1 - openFirst.count, 64)      // grow in steps, not row by row
             openFirst.append(contentsOf: repeatElement(-1, count: missing))
             openLast.append(contentsOf: repeatElement(-1, count: missing))
         }
@@ -69,8 +69,9 @@ struct QuiltRowIndex: Sendable {
     func forEachItem(startingIn rows: ClosedRange<Int>, _ body: (Int) throws -> Void) rethrows {
         let sealedEnd = min(rows.upperBound, sealedRows - 1)
         if rows.lowerBound <= sealedEnd {
-            for index in Int(rowStarts[rows.lowerBound])..<Int(rowStarts[sealedEnd + 1]) {
-                try body(Int(rowItems[index]))
+            let range = Int(rowStarts[rows.lowerBound])..<Int(rowStarts[sealedEnd + 1])
+            try rowItems.withUnsafeBufferPointer { items in
+                for index in range { try body(Int(items[index])) }
             }
         }
         if rows.upperBound >= sealedRows {
