@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # System packages the build and tests need (none beyond the toolchain yet
 # for the core; python3 writes the benchmark report).
-SYSTEM_PACKAGES := python3 git
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config
 
 .PHONY: run test bench deps build clean
 

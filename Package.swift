@@ -5,7 +5,11 @@
 // The module graph is layered and only ever points downwards:
 //
 //   ParallaxCore      geometry, the parallax effect family, layers, scroll physics
-//   ParallaxLayout    grid/list layouts, place keeping, snapping, transitions
+//   ParallaxLayout    grid, list, quilt and waterfall layouts, place keeping,
+//                     snapping, transitions
+//   ParallaxImages    the image pipeline: sources, decoder, resampler, caches,
+//                     loader (over CParallaxCodecs, libjpeg + libpng, on Linux;
+//                     ImageIO on Apple platforms)
 //   ParallaxDemo      the tuning report behind the `parallax-demo` command
 //
 // Benchmarks live in their own package under Benchmarks/ so that users of
@@ -18,6 +22,7 @@ let package = Package(
     products: [
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxLayout", targets: ["ParallaxLayout"]),
+        .library(name: "ParallaxImages", targets: ["ParallaxImages"]),
         .executable(name: "parallax-demo", targets: ["parallax-demo"]),
     ],
     dependencies: [
@@ -26,6 +31,18 @@ let package = Package(
     targets: [
         .target(name: "ParallaxCore"),
         .target(name: "ParallaxLayout", dependencies: ["ParallaxCore"]),
+        // libjpeg(-turbo) and libpng from the system (Debian: libjpeg62-turbo-dev, libpng-dev).
+        .target(
+            name: "CParallaxCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png")]
+        ),
+        .target(
+            name: "ParallaxImages",
+            dependencies: [
+                "ParallaxCore", "ParallaxLayout",
+                .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ]
+        ),
         .target(name: "ParallaxDemo", dependencies: ["ParallaxCore", "ParallaxLayout"]),
         .executableTarget(
             name: "parallax-demo",
@@ -36,6 +53,13 @@ let package = Package(
         ),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore"]),
         .testTarget(name: "ParallaxLayoutTests", dependencies: ["ParallaxLayout"]),
+        .testTarget(
+            name: "ParallaxImagesTests",
+            dependencies: [
+                "ParallaxImages",
+                .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ]
+        ),
         .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
     ]
 )

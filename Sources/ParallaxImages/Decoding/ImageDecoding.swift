@@ -1,0 +1,77 @@
+import Foundation
+
+/// A thumbnail and what it took to make it.
+public struct DecodedThumbnail: Sendable, Hashable {
+    /// The thumbnail, oriented for display.
+    public var image: PixelImage
+    /// The full picture's displayed size (after EXIF orientation).
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    /// How many pixels the codec actually produced (after DCT scaling):
+    /// the work and memory the decode cost.
+    public var decodedPixelCount: Int
+
+    public init(image: PixelImage, sourceWidth: Int, sourceHeight: Int, decodedPixelCount: Int) {
+        self.image = image
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.decodedPixelCount = decodedPixelCount
+    }
+}
+
+/// Settings shared by every decoder.
+public struct DecodingOptions: Sendable, Hashable {
+    /// The most pixels a picture may have. A header claiming more fails
+    /// with ``ImageDecodingError/tooLarge(width:height:limit:)`` before
+    /// anything of that size is allocated (decompression bombs). The default,
+    /// 200 million, admits any camera photo.
+    public var maximumPixelCount: Int
+    /// Let the codec decode at 1/2, 1/4 or 1/8 scale when the thumbnail is
+    /// that much smaller (JPEG DCT scaling). Turn off only for reference
+    /// decodes.
+    public var usesScaledDecoding: Bool
+    /// For progressive JPEGs: stop reading scans once every coefficient the
+    /// scaled decode uses has arrived with at most this many low-order bits
+    /// missing; `nil` reads every scan. One bit (the default) is invisible
+    /// in a thumbnail and, at 1/8 scale, means the first DC scan is enough.
+    public var progressiveMissingBits: Int?
+
+    public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1) {
+        self.maximumPixelCount = maximumPixelCount
+        self.usesScaledDecoding = usesScaledDecoding
+        self.progressiveMissingBits = progressiveMissingBits
+    }
+
+    /// A full-resolution decode of every scan, then area resampling: the
+    /// quality reference the fast path is measured against.
+    public static let reference = DecodingOptions(usesScaledDecoding: false, progressiveMissingBits: nil)
+}
+
+/// Turns encoded bytes into a thumbnail of an exact size: the decode and
+/// process stages of the pipeline.
+///
+/// On Linux, ``CodecImageDecoder`` (libjpeg-turbo and libpng); on Apple
+/// platforms an ImageIO decoder drops in behind the same protocol.
+/// Implementations are value types, safe to call from any thread at once.
+public protocol ImageDecoding: Sendable {
+    /// A thumbnail of `size` from `data`.
+    /// - Throws: ``ImageDecodingError`` for every kind of bad input.
+    func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail
+}
+
+/// The image formats the pipeline recognises by their first bytes.
+public enum ImageFormat: String, Sendable, Hashable {
+    case jpeg, png
+
+    /// The format of `data`, or `nil` for anything else.
+    public init?(sniffing data: Data) {
+        let signature = data.prefix(8)
+        if signature.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if signature.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else {
+            return nil
+        }
+    }
+}

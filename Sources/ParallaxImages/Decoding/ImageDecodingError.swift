@@ -1,0 +1,33 @@
+/// Why an image could not be turned into a thumbnail. Every bad input ends
+/// here, typed, and nothing else: no trap, no hang, no allocation of the
+/// size a malicious header claims.
+public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No bytes at all.
+    case empty
+    /// The bytes are not an image format the decoder reads.
+    case unsupportedFormat
+    /// The codec rejected the data.
+    case corrupt(String)
+    /// The data ended before the image did.
+    case truncated(String)
+    /// The header claims more pixels than the decoder's limit (a
+    /// decompression bomb, or simply a photo larger than allowed).
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// The requested thumbnail size is not usable (zero, negative, absurd).
+    case invalidTargetSize(width: Int, height: Int)
+    /// Memory for the decode could not be had.
+    case outOfMemory
+
+    public var description: String {
+        switch self {
+        case .empty: return "the image data is empty"
+        case .unsupportedFormat: return "the data is not a JPEG or PNG image"
+        case .corrupt(let detail): return "the image data is corrupt: \(detail)"
+        case .truncated(let detail): return "the image data is truncated: \(detail)"
+        case let .tooLarge(width, height, limit):
+            return "the image is \(width) × \(height) pixels, more than the limit of \(limit)"
+        case let .invalidTargetSize(width, height): return "\(width) × \(height) is not a usable thumbnail size"
+        case .outOfMemory: return "not enough memory to decode the image"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// A decoded image: premultiplied RGBA, 8 bits per channel, rows packed
+/// tightly (`width · 4` bytes each), top row first.
+///
+/// Premultiplied because that is what compositing wants (SDL, Core
+/// Graphics) and what makes area resampling of transparent pixels correct.
+/// A value type: the pixels are copy-on-write, so handing an image from the
+/// loader to a cell never copies them.
+public struct PixelImage: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    /// `width · height · 4` bytes.
+    public internal(set) var pixels: [UInt8]
+
+    /// An image of `width × height` with the given premultiplied RGBA bytes.
+    /// Returns `nil` unless `pixels.count == width · height · 4`.
+    public init?(width: Int, height: Int, pixels: [UInt8]) {
+        guard width >= 0, height >= 0, pixels.count == width * height * 4 else { return nil }
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// An image filled with one premultiplied colour.
+    public init(width: Int, height: Int, filledWith rgba: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 255)) {
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+        var pixels = [UInt8](repeating: 0, count: self.width * self.height * 4)
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[index] = rgba.0
+            pixels[index + 1] = rgba.1
+            pixels[index + 2] = rgba.2
+            pixels[index + 3] = rgba.3
+        }
+        self.pixels = pixels
+    }
+
+    /// Internal: wraps bytes already known to be the right size.
+    init(unchecked width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The memory the pixels take, the cost a cache charges for the image.
+    public var byteCount: Int { pixels.count }
+
+    /// The bytes per row.
+    public var bytesPerRow: Int { width * 4 }
+
+    /// The premultiplied RGBA value at (`x`, `y`), or `nil` outside the image.
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8)? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let index = (y * width + x) * 4
+        return (pixels[index], pixels[index + 1], pixels[index + 2], pixels[index + 3])
+    }
+}
