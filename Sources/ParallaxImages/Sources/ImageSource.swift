@@ -1,0 +1,57 @@
+import Foundation
+
+/// Names one picture a source offers (a file name, a URL path, a server
+/// id). Plain text, so it can key caches and travel anywhere.
+public struct ImageID: Sendable, Hashable, Codable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public static func < (lhs: ImageID, rhs: ImageID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { rawValue }
+}
+
+/// Why a source could not deliver.
+public enum ImageSourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The source has no picture by that name.
+    case notFound(ImageID)
+    /// The source as a whole cannot be used (a missing folder, a server that
+    /// does not answer); the text says what to do about it.
+    case unavailable(String)
+    /// A transfer failed (after retries, where the source retries).
+    case transferFailed(ImageID, String)
+    /// The simulated server's injected failure.
+    case simulatedFailure(ImageID)
+    /// The source was erased while the request was under way.
+    case erased(ImageID)
+    /// The request was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): return "no image named \(id)"
+        case .unavailable(let reason): return reason
+        case let .transferFailed(id, reason): return "downloading \(id) failed: \(reason)"
+        case .simulatedFailure(let id): return "the simulated server failed \(id) on purpose"
+        case .erased(let id): return "\(id) was erased while it downloaded"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+/// Where pictures come from: the fetch stage of the pipeline.
+///
+/// A source lists what it has and hands out encoded bytes; it never
+/// decodes. Sources are `Sendable` and safe to call concurrently (actors or
+/// immutable values).
+public protocol ImageSource: Sendable {
+    /// The pictures on offer, in display order.
+    func imageIDs() async throws(ImageSourceError) -> [ImageID]
+    /// The encoded bytes of `id`.
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data
+    /// Whether `id` is already stored on this device, so fetching it will be
+    /// quick: a surface shows a black placeholder rather than an
+    /// illustration while such an image decodes (seed 003).
+    func isStoredLocally(_ id: ImageID) async -> Bool
+}

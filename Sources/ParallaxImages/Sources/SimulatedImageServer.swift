@@ -1,0 +1,125 @@
+import Foundation
+import ParallaxCore
+
+/// A server that is slow, unreliable and changeable on purpose, to shake
+/// out the races of loading images into recycled cells (seed 003's
+/// `ImageDataProvider`, extended).
+///
+/// - The first download of a picture waits `min + U · (max − min)` (plus its
+///   size over the bandwidth, if one is set); after that it comes from the
+///   simulated disk, still asynchronously but at once.
+/// - A configurable share of downloads fail.
+/// - The delay and the failure of each download are drawn from the seed,
+///   the picture and how many times it was downloaded before, not from the
+///   order of requests: the same seed gives the same run however requests
+///   interleave.
+/// - ``reloadAll()`` forgets every download (each picture downloads again
+///   with a new delay); ``eraseAll()`` removes everything and fetches the
+///   list again. Both are safe in the middle of a fast scroll: downloads
+///   already under way when everything is erased fail with
+///   ``ImageSourceError/erased(_:)`` rather than delivering into a world
+///   that no longer has them.
+public actor SimulatedImageServer: ImageSource {
+    /// How the server misbehaves.
+    public struct Behavior: Sendable, Hashable {
+        /// The range the first-download delay is drawn from (seed 003: 0…2 s).
+        public var latency: ClosedRange<Duration>
+        /// The share of downloads that fail, 0…1.
+        public var failureRate: Double
+        /// Bytes per second of a download, or `nil` for no limit.
+        public var bandwidth: Int?
+        /// The seed of every random draw.
+        public var seed: UInt64
+
+        public init(latency: ClosedRange<Duration> = .zero ... .seconds(2), failureRate: Double = 0,
+                    bandwidth: Int? = nil, seed: UInt64 = 2015) {
+            self.latency = latency
+            self.failureRate = failureRate.isFinite ? min(max(failureRate, 0), 1) : 0
+            self.bandwidth = bandwidth.map { max($0, 1) }
+            self.seed = seed
+        }
+
+        /// No delay, no failure: deterministic rendering and tests.
+        public static let immediate = Behavior(latency: .zero ... .zero)
+    }
+
+    private let backing: any ImageSource
+    public private(set) var behavior: Behavior
+    private var downloaded: Set<ImageID> = []
+    private var downloadCounts: [ImageID: Int] = [:]
+    /// Bumped by ``eraseAll()``; downloads remember the epoch they started in.
+    private var epoch = 0
+    private var catalog: [ImageID]?
+    private var inFlight = 0
+    /// How many downloads were started in all (for tests and the HUD).
+    public private(set) var downloadCount = 0
+
+    public init(backing: any ImageSource, behavior: Behavior = Behavior()) {
+        self.backing = backing
+        self.behavior = behavior
+    }
+
+    /// Changes the delay, failure rate or bandwidth from now on.
+    public func setBehavior(_ behavior: Behavior) { self.behavior = behavior }
+
+    /// How many downloads are under way.
+    public var downloadsInFlight: Int { inFlight }
+
+    public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
+        if let catalog { return catalog }
+        let fetched = try await backing.imageIDs()
+        catalog = fetched
+        return fetched
+    }
+
+    public func isStoredLocally(_ id: ImageID) async -> Bool { downloaded.contains(id) }
+
+    public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        let startEpoch = epoch
+        if downloaded.contains(id) {
+            await Task.yield()                   // the simulated disk: asynchronous, but at once
+            guard epoch == startEpoch else { throw .erased(id) }
+            return try await backing.data(for: id)
+        }
+        let attempt = downloadCounts[id, default: 0]
+        downloadCounts[id] = attempt + 1
+        downloadCount += 1
+        inFlight += 1
+        defer { inFlight -= 1 }
+        var draw = SplitMix64(seed: behavior.seed ^ UInt64(truncatingIfNeeded: id.rawValue.hashValueStable) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
+        let unit = Double(draw.next() >> 11) / Double(1 << 53)
+        let fails = Double(draw.next() >> 11) / Double(1 << 53) < behavior.failureRate
+        let low = behavior.latency.lowerBound, high = behavior.latency.upperBound
+        var delay = low + (high - low) * unit
+        let data = try await backing.data(for: id)
+        if let bandwidth = behavior.bandwidth { delay += .seconds(Double(data.count) / Double(bandwidth)) }
+        if delay > .zero {
+            do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+        } else {
+            await Task.yield()
+        }
+        guard epoch == startEpoch else { throw .erased(id) }
+        if fails { throw .simulatedFailure(id) }
+        downloaded.insert(id)
+        return data
+    }
+
+    /// Forgets every download: each picture downloads again, with a new delay.
+    public func reloadAll() {
+        downloaded.removeAll()
+    }
+
+    /// Removes everything: downloads are forgotten, downloads under way fail
+    /// with ``ImageSourceError/erased(_:)``, and the list is fetched again.
+    public func eraseAll() {
+        downloaded.removeAll()
+        catalog = nil
+        epoch += 1
+    }
+}
+
+extension String {
+    /// A hash that is the same in every process (Swift's `hashValue` is
+    /// seeded per process), so simulated runs replay exactly.
+    var hashValueStable: UInt64 { fnv1a64(Array(utf8)) }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import ParallaxImages
+
+func key(_ id: String, _ side: Int = 4, _ mode: ContentMode = .fill) -> ThumbnailKey {
+    ThumbnailKey(id: ImageID(id), size: try! ThumbnailSize(width: side, height: side, mode: mode))
+}
+
+func solidImage(_ side: Int, _ value: UInt8) -> PixelImage {
+    PixelImage(width: side, height: side, filledWith: (value, value, value, 255))
+}
+
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallaxkit-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("Memory cache")
+struct MemoryCacheTests {
+    @Test func evictsLeastRecentlyUsedByCost() {
+        let cache = MemoryImageCache(limits: .init(costLimit: 3 * 64))       // three 4×4 images
+        for name in ["a", "b", "c"] { cache.insert(solidImage(4, 1), for: key(name)) }
+        _ = cache.image(for: key("a"))                                        // a is now the most recent
+        cache.insert(solidImage(4, 2), for: key("d"))
+        #expect(cache.contains(key("a")) && !cache.contains(key("b")) && cache.contains(key("c")) && cache.contains(key("d")))
+        #expect(cache.totalCost == 192 && cache.count == 3)
+    }
+
+    @Test func countLimitAndOversizedImages() {
+        let cache = MemoryImageCache(limits: .init(costLimit: 10_000, countLimit: 2))
+        for name in ["a", "b", "c"] { cache.insert(solidImage(2, 1), for: key(name)) }
+        #expect(cache.count == 2 && !cache.contains(key("a")))
+        cache.insert(solidImage(100, 1), for: key("huge"))                   // 40,000 bytes > limit: not stored
+        #expect(!cache.contains(key("huge")) && cache.count == 2)
+        cache.insert(solidImage(2, 9), for: key("b"))                         // replacing keeps the count
+        #expect(cache.count == 2 && cache.image(for: key("b"))?.pixels.first == 9)
+        cache.trim(toFraction: 0)
+        #expect(cache.count == 0 && cache.totalCost == 0)
+        cache.insert(solidImage(2, 1), for: key("x"))
+        cache.removeAll()
+        #expect(cache.count == 0 && cache.image(for: key("x")) == nil)
+    }
+
+    @Test func neverExceedsItsLimitsUnderRandomUse() {
+        var rng = SplitMixBytes(seed: 4)
+        let cache = MemoryImageCache(limits: .init(costLimit: 5_000, countLimit: 40))
+        for _ in 0..<20_000 {
+            let name = "k\(rng.next() % 200)"
+            switch rng.next() % 4 {
+            case 0, 1: cache.insert(solidImage(Int(rng.next() % 12) + 1, 3), for: key(name))
+            case 2: _ = cache.image(for: key(name))
+            default: cache.removeImage(for: key(name))
+            }
+            #expect(cache.totalCost <= 5_000 && cache.count <= 40)
+        }
+    }
+}
+
+@Suite("Disk cache")
+struct DiskCacheTests {
+    @Test func roundTripsAndSurvivesReopening() async throws {
+        let directory = temporaryDirectory()
+        let image = PixelImage(width: 3, height: 2, pixels: (0..<24).map { UInt8($0 * 10) })!
+        do {
+            let cache = try DiskImageCache(directory: directory)
+            await cache.store(image, for: key("photo.jpg", 3, .fit))
+            #expect(await cache.image(for: key("photo.jpg", 3, .fit)) == image)
+            #expect(await cache.image(for: key("photo.jpg", 3, .fill)) == nil)       // another mode is another entry
+        }
+        let reopened = try DiskImageCache(directory: directory)
+        #expect(await reopened.image(for: key("photo.jpg", 3, .fit)) == image)
+        #expect(await reopened.count == 1)
+    }
+
+    @Test func tornAndCorruptEntriesAreNeverServed() async throws {
+        let directory = temporaryDirectory()
+        let cache = try DiskImageCache(directory: directory)
+        let k = key("a.jpg", 8)
+        let image = solidImage(8, 77)
+        let file = directory.appendingPathComponent(DiskImageCache.fileName(for: k))
+        let full = DiskImageCache.encode(image, key: k)
+        // A truncated file, a flipped pixel, a flipped checksum, a wrong key: each is detected and deleted.
+        for damaged in [full.prefix(full.count - 5), full.prefix(20), { var d = full; d[d.count - 1] ^= 1; return d }(),
+                        { var d = full; d[26] ^= 0xFF; return d }(), DiskImageCache.encode(image, key: key("b.jpg", 8))] {
+            await cache.store(image, for: k)
+            try Data(damaged).write(to: file)
+            #expect(await cache.image(for: k) == nil)
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+        }
+        // A process killed between write and rename leaves a temporary file: never read, removed on open.
+        let leftover = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        try full.write(to: leftover)
+        let reopened = try DiskImageCache(directory: directory)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(await reopened.image(for: k) == nil)
+    }
+
+    @Test func evictsLeastRecentlyUsedBeyondTheSizeLimit() async throws {
+        let entry = DiskImageCache.encode(solidImage(8, 1), key: key("x0", 8)).count
+        let cache = try DiskImageCache(directory: temporaryDirectory(), sizeLimit: entry * 3)
+        for i in 0..<3 { await cache.store(solidImage(8, UInt8(i)), for: key("x\(i)", 8)) }
+        _ = await cache.image(for: key("x0", 8))
+        await cache.store(solidImage(8, 9), for: key("x3", 8))
+        #expect(await cache.image(for: key("x1", 8)) == nil)
+        #expect(await cache.image(for: key("x0", 8)) != nil)
+        #expect(await cache.image(for: key("x3", 8)) != nil)
+        #expect(await cache.byteCount <= entry * 3)
+        await cache.removeAll()
+        #expect(await cache.count == 0)
+        // A store prepared before removeAll is dropped.
+        let stale = await cache.generation - 1
+        await cache.store(solidImage(8, 5), for: key("late", 8), generation: stale)
+        #expect(await cache.image(for: key("late", 8)) == nil)
+    }
+
+    @Test func unusableDirectoriesThrow() throws {
+        let file = temporaryDirectory().appendingPathComponent("file")
+        try Data([1]).write(to: file)
+        #expect(throws: DiskImageCache.CacheError.self) { try DiskImageCache(directory: file) }
+    }
+}
