@@ -18,10 +18,13 @@ run: deps
 	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout list --items 1000 --offset 1200 --effect window
 
-## Every test.
+## Every test: the suite (with the real photos fetched first), then the
+## loader's concurrency tests again under the thread sanitizer.
 test: deps
+	scripts/fetch-photos.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "LoaderTests|LoaderStressTests|ImageBindingsTests"
 
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md.
 bench: deps

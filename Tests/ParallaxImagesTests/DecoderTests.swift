@@ -153,6 +153,20 @@ struct DecoderTests {
         }
     }
 
+    @Test func aCutProgressiveFileIsRefusedUnlessPartialFilesAreAllowed() throws {
+        let smooth = TestImages.jpeg(width: 800, height: 800, quality: 90, progressive: true) { x, y in (UInt8(x / 4), UInt8(y / 4), 128) }
+        let cut = smooth.prefix(smooth.count * 2 / 3)
+        let size = try ThumbnailSize(width: 100, height: 100)
+        #expect(throws: ImageDecodingError.truncated("the file ends before its end-of-image marker")) {
+            try decoder.thumbnail(from: cut, size: size)
+        }
+        // At 1/8 scale the first DC scan is all a thumbnail needs, and it is complete: the partial file gives it.
+        let lenient = CodecImageDecoder(options: DecodingOptions(requiresCompleteFile: false))
+        let partial = try lenient.thumbnail(from: cut, size: size)
+        let whole = try decoder.thumbnail(from: smooth, size: size)
+        #expect(partial.image == whole.image)
+    }
+
     @Test func decompressionBombsAreRefusedBeforeAllocation() throws {
         let size = try ThumbnailSize(width: 40, height: 40)
         // A JPEG whose SOF header claims 100,000 × 100,000.

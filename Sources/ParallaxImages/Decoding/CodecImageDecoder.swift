@@ -40,6 +40,9 @@ public struct CodecImageDecoder: ImageDecoding {
         let status = pk_jpeg_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count)
         try check(status, message)
         try checkLimit(width: Int(info.width), height: Int(info.height))
+        if options.requiresCompleteFile, !Self.endsWithEndOfImage(bytes) {
+            throw .truncated("the file ends before its end-of-image marker")
+        }
 
         let geometry = ThumbnailGeometry(width: Int(info.width), height: Int(info.height), orientation: orientation, size: size)
         let denominator = options.usesScaledDecoding ? geometry.jpegScaleDenominator : 1
@@ -90,6 +93,20 @@ public struct CodecImageDecoder: ImageDecoding {
         let displayed = orientation.displayedSize(width: sourceWidth, height: sourceHeight)
         return DecodedThumbnail(image: orientation.apply(to: resampled), sourceWidth: displayed.width,
                                 sourceHeight: displayed.height, decodedPixelCount: decoded.width * decoded.height)
+    }
+
+    /// Whether an end-of-image marker (FF D9) is in the last 4 KiB: entropy-
+    /// coded data never contains FF D9 (a data FF is always followed by 00),
+    /// and writers may leave a little padding after the marker.
+    static func endsWithEndOfImage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        var index = bytes.count - 2
+        let stop = max(bytes.count - 4096, 0)
+        while index >= stop {
+            if bytes[index] == 0xFF, bytes[index + 1] == 0xD9 { return true }
+            index -= 1
+        }
+        return false
     }
 
     private func checkLimit(width: Int, height: Int) throws(ImageDecodingError) {

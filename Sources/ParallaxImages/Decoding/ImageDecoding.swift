@@ -36,10 +36,19 @@ public struct DecodingOptions: Sendable, Hashable {
     /// in a thumbnail and, at 1/8 scale, means the first DC scan is enough.
     public var progressiveMissingBits: Int?
 
-    public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1) {
+    /// Refuse a JPEG whose end-of-image marker is missing, even when the
+    /// scans a thumbnail needs all arrived. A progressive file cut short
+    /// can still give a perfect thumbnail (that is what progressive files
+    /// are for), but a truncated file is reported, not half trusted; turn
+    /// this off to show partial downloads.
+    public var requiresCompleteFile: Bool
+
+    public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1,
+                requiresCompleteFile: Bool = true) {
         self.maximumPixelCount = maximumPixelCount
         self.usesScaledDecoding = usesScaledDecoding
         self.progressiveMissingBits = progressiveMissingBits
+        self.requiresCompleteFile = requiresCompleteFile
     }
 
     /// A full-resolution decode of every scan, then area resampling: the
