@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Decoded thumbnails kept in memory, least recently used evicted first,
 /// with a limit on their total bytes and one on their number.
@@ -7,7 +7,7 @@ import Synchronization
 /// the whole cost limit is not stored (it would only evict everything).
 /// Surfaces read it synchronously on their own thread (a cell about to
 /// appear checks here before showing a placeholder) while the loader fills
-/// it from other threads, so the state sits behind a `Mutex`; every
+/// it from other threads, so the state sits behind a lock; every
 /// operation is O(1).
 public final class MemoryImageCache: Sendable {
     /// The limits of a cache.
@@ -30,7 +30,7 @@ public final class MemoryImageCache: Sendable {
     }
 
     /// A doubly linked list threaded through arrays, head = most recent.
-    private struct State: ~Copyable {
+    private struct State {
         var limits: Limits
         var index: [ThumbnailKey: Int] = [:]
         var keys: [ThumbnailKey?] = []
@@ -72,10 +72,10 @@ public final class MemoryImageCache: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(limits: Limits = .default) {
-        state = Mutex(State(limits: limits))
+        state = Locked(State(limits: limits))
     }
 
     /// The image for `key`, which becomes the most recently used.
@@ -150,17 +150,7 @@ public final class MemoryImageCache: Sendable {
     public var limits: Limits { state.withLock { $0.limits } }
 }
 
-/// Physical memory, read once (Foundation's `ProcessInfo` on every platform).
+/// Physical memory, read once.
 enum ProcessInfoMemory {
-    static let physicalMemory: UInt64 = {
-        #if canImport(Foundation)
-        return ProcessInfo.processInfo.physicalMemory
-        #else
-        return 1 << 30
-        #endif
-    }()
+    static let physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory
 }
-
-#if canImport(Foundation)
-import Foundation
-#endif
