@@ -67,26 +67,36 @@ struct LoaderTests {
     }
 
     @Test func visibleRequestsJumpThePrefetchQueue() async throws {
-        let server = SimulatedImageServer(backing: Numbered.source(count: 10), behavior: .init(latency: .milliseconds(25) ... .milliseconds(25)))
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder(),
+        // Downloads pass a gate the test opens one at a time, so the order is the loader's, not the scheduler's.
+        let source = GatedSource(backing: Numbered.source(count: 10))
+        let loader = ImageLoader(source: source, decoder: CodecImageDecoder(),
                                  configuration: .init(maximumConcurrentDecodes: 1, maximumConcurrentDownloads: 1))
-        await loader.prefetch((1...6).map { Numbered.key($0) })
-        _ = try await loader.image(for: Numbered.key(9), priority: .visible)
-        // Only the prefetch already downloading could finish first.
-        let cached = (1...6).filter { loader.memoryCache.contains(Numbered.key($0)) }
-        #expect(cached.count <= 1)
-        // Raising a waiting prefetch's priority moves it ahead of the others too.
+        await loader.prefetch([Numbered.key(1)])
+        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        // Prefetch 1 holds the only download slot at the gate; 2…6, then the visible request, queue behind it.
+        await loader.prefetch((2...6).map { Numbered.key($0) })
+        while await loader.statistics.downloadsWaiting < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        let visible = Task { try await loader.image(for: Numbered.key(9), priority: .visible) }
+        while await loader.statistics.downloadsWaiting < 6 { try await Task.sleep(for: .milliseconds(1)) }
+        await source.open()                                       // prefetch 1 passes
+        try await source.openWhenWaiting()                        // then the visible request, ahead of 2…6
+        _ = try await visible.value
+        // One prefetch took the slot when the visible download finished. Raising a waiting
+        // prefetch's priority moves it ahead of the others: 6 goes next.
+        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
         await loader.setPriority(.visible, for: Numbered.key(6))
-        while !loader.memoryCache.contains(Numbered.key(6)) { try await Task.sleep(for: .milliseconds(2)) }
-        let before = (2...5).filter { loader.memoryCache.contains(Numbered.key($0)) }
-        #expect(before.count <= 2)
+        for _ in 0..<5 { try await source.openWhenWaiting() }
         await loader.waitUntilIdle()
+        let order = await source.order.map(Numbered.number(of:))
+        #expect(order.count == 7 && Set(order) == [1, 2, 3, 4, 5, 6, 9])
+        #expect(order[0] == 1 && order[1] == 9)
+        #expect((2...5).contains(order[2]) && order[3] == 6, "\(order)")
         #expect((1...6).allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
     }
 
     @Test func scrollAwayPolicies() async throws {
         for policy in [ImageLoader.ScrollAwayPolicy.keepDownloading, .cancel] {
-            let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(80) ... .milliseconds(80)))
+            let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
             let loader = ImageLoader(source: server, decoder: CodecImageDecoder(), configuration: .init(scrollAwayPolicy: policy))
             let request = Task { try await loader.image(for: Numbered.key(1)) }
             try await Task.sleep(for: .milliseconds(20))
@@ -112,7 +122,7 @@ struct LoaderTests {
     }
 
     @Test func eraseAllMidDownloadFailsItAndCachesNothing() async throws {
-        let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(60) ... .milliseconds(60)))
+        let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
         let loader = ImageLoader(source: server, decoder: CodecImageDecoder())
         let request = Task { try await loader.image(for: Numbered.key(1)) }
         try await Task.sleep(for: .milliseconds(15))
@@ -140,5 +150,37 @@ struct ImageBindingsTests {
         #expect(!bindings.accepts(again, for: 8))
         bindings.unbind(7)
         #expect(!bindings.accepts(again, for: 7) && bindings.ticket(for: 7) == nil)
+    }
+}
+
+/// A source whose downloads wait at a gate until the test opens it, and
+/// which records the order they passed in.
+actor GatedSource: ImageSource {
+    let backing: InMemoryImageSource
+    private var gates: [CheckedContinuation<Void, Never>] = []
+    private(set) var order: [ImageID] = []
+
+    init(backing: InMemoryImageSource) { self.backing = backing }
+
+    var waiting: Int { gates.count }
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
+    func isStoredLocally(_ id: ImageID) async -> Bool { false }
+
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        await withCheckedContinuation { gates.append($0) }
+        order.append(id)
+        return try await backing.data(for: id)
+    }
+
+    /// Lets the oldest waiting download through.
+    func open() {
+        if !gates.isEmpty { gates.removeFirst().resume() }
+    }
+
+    /// Waits for a download to reach the gate, then lets it through.
+    func openWhenWaiting() async throws {
+        while gates.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        open()
     }
 }

@@ -54,6 +54,9 @@ public actor ImageLoader {
         public var jobsInFlight = 0
         public var downloadsInFlight = 0
         public var decodesInFlight = 0
+        /// Requests waiting for a download or a decode slot.
+        public var downloadsWaiting = 0
+        public var decodesWaiting = 0
         public var pendingDiskWrites = 0
     }
 
@@ -188,6 +191,8 @@ public actor ImageLoader {
         snapshot.jobsInFlight = jobs.count
         snapshot.downloadsInFlight = configuration.maximumConcurrentDownloads - downloadSlots.available
         snapshot.decodesInFlight = configuration.maximumConcurrentDecodes - decodeSlots.available
+        snapshot.downloadsWaiting = downloadSlots.waiting.count
+        snapshot.decodesWaiting = decodeSlots.waiting.count
         return snapshot
     }
 
