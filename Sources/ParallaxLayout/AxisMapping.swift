@@ -40,6 +40,11 @@ struct AxisMapping: Sendable, Hashable {
         return axis.rect(main: main, cross: cross)
     }
 
+    /// A band across the whole content at `main` along the axis (a header or footer).
+    func band(_ main: Span) -> CGRect {
+        rect(main: main, cross: Span(0, crossExtent))
+    }
+
     /// The logical spans of a physical rectangle.
     @inlinable
     func spans(of rect: CGRect) -> (main: Span, cross: Span) {

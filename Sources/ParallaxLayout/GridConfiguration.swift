@@ -96,12 +96,8 @@ public struct GridConfiguration: Sendable, Hashable {
     public func validate() throws(LayoutError) {
         try LayoutError.require(Double(preferredItemSize.width), "preferredItemSize.width", atLeast: 0, inclusive: false)
         try LayoutError.require(Double(preferredItemSize.height), "preferredItemSize.height", atLeast: 0, inclusive: false)
-        try LayoutError.require(Double(margins.top), "margins.top")
-        try LayoutError.require(Double(margins.left), "margins.left")
-        try LayoutError.require(Double(margins.bottom), "margins.bottom")
-        try LayoutError.require(Double(margins.right), "margins.right")
-        try LayoutError.require(Double(spacing.width), "spacing.width")
-        try LayoutError.require(Double(spacing.height), "spacing.height")
+        try LayoutError.require(margins, "margins")
+        try LayoutError.require(spacing, "spacing")
         try LayoutError.require(Double(headerHeight), "headerHeight")
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }

@@ -147,8 +147,7 @@ public struct GridLayout: ItemLayout {
 
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, itemCounts.indices.contains(section) else { return nil }
-        return mapping.rect(main: Span(sectionStarts[section], configuration.headerHeight),
-                            cross: Span(0, axis.cross(contentSize)))
+        return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
     }
 
     @inlinable

@@ -1,3 +1,9 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+
 /// Why a layout could not be built from its configuration.
 ///
 /// Layouts validate their configuration once, when they are built, and
@@ -24,7 +30,33 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         if !ok { throw .invalidLength(name: name, value: value, minimum: minimum, inclusive: inclusive) }
     }
 
+    /// Every edge of `insets` is a finite number ≥ 0.
+    static func require(_ insets: EdgeInsets, _ name: String) throws(LayoutError) {
+        try require(Double(insets.top), "\(name).top")
+        try require(Double(insets.left), "\(name).left")
+        try require(Double(insets.bottom), "\(name).bottom")
+        try require(Double(insets.right), "\(name).right")
+    }
+
+    /// Both sides of `size` are finite numbers ≥ 0.
+    static func require(_ size: CGSize, _ name: String) throws(LayoutError) {
+        try require(Double(size.width), "\(name).width")
+        try require(Double(size.height), "\(name).height")
+    }
+
     static func require(_ value: Int, _ name: String, atLeast minimum: Int) throws(LayoutError) {
         if value < minimum { throw .invalidCount(name: name, value: value, minimum: minimum) }
+    }
+}
+
+/// The adjustments a layout made while placing items, kept for the app to
+/// report (layouts never log): the first 1,000, and how many in all.
+struct DiagnosticLog: Sendable, Hashable {
+    private(set) var entries: [LayoutDiagnostic] = []
+    private(set) var count = 0
+
+    mutating func record(_ diagnostic: LayoutDiagnostic) {
+        count += 1
+        if entries.count < 1000 { entries.append(diagnostic) }
     }
 }

@@ -58,10 +58,7 @@ public struct QuiltConfiguration: Sendable, Hashable {
     public func validate() throws(LayoutError) {
         try LayoutError.require(Double(blockSize.width), "blockSize.width", atLeast: 0, inclusive: false)
         try LayoutError.require(Double(blockSize.height), "blockSize.height", atLeast: 0, inclusive: false)
-        try LayoutError.require(Double(itemInsets.top), "itemInsets.top")
-        try LayoutError.require(Double(itemInsets.left), "itemInsets.left")
-        try LayoutError.require(Double(itemInsets.bottom), "itemInsets.bottom")
-        try LayoutError.require(Double(itemInsets.right), "itemInsets.right")
+        try LayoutError.require(itemInsets, "itemInsets")
         try LayoutError.require(Double(headerHeight), "headerHeight")
         try LayoutError.require(Double(footerHeight), "footerHeight")
     }

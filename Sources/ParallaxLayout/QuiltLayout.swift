@@ -58,9 +58,10 @@ public struct QuiltLayout: ItemLayout {
     public let columnCount: Int
     public private(set) var contentSize: CGSize
     /// What the layout had to adjust (the first 1,000; see ``diagnosticCount``).
-    public private(set) var diagnostics: [LayoutDiagnostic] = []
+    public var diagnostics: [LayoutDiagnostic] { log.entries }
     /// How many adjustments there were in all.
-    public private(set) var diagnosticCount = 0
+    public var diagnosticCount: Int { log.count }
+    private var log = DiagnosticLog()
 
     @usableFromInline var placements: [Placement] = []
     @usableFromInline var sections: [Section] = []
@@ -150,12 +151,12 @@ public struct QuiltLayout: ItemLayout {
             var across = axis == .vertical ? span.width : span.height
             var along = axis == .vertical ? span.height : span.width
             if across < 1 || along < 1 {
-                report(.invalidItemSize(index, span.description))
+                log.record(.invalidItemSize(index, span.description))
                 across = 1
                 along = 1
             }
             if across > columnCount {
-                report(.clippedToWidth(index, requested: across, available: columnCount))
+                log.record(.clippedToWidth(index, requested: across, available: columnCount))
                 across = columnCount
             }
             along = min(along, Self.maximumSpan)
@@ -180,11 +181,6 @@ public struct QuiltLayout: ItemLayout {
                               mainExtent: sectionStarts[s + 1], crossExtent: axis.cross(contentSize))
     }
 
-    private mutating func report(_ diagnostic: LayoutDiagnostic) {
-        diagnosticCount += 1
-        if diagnostics.count < 1000 { diagnostics.append(diagnostic) }
-    }
-
     // MARK: ItemLayout
 
     public var numberOfSections: Int { sections.count }
@@ -202,15 +198,13 @@ public struct QuiltLayout: ItemLayout {
 
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, sections.indices.contains(section) else { return nil }
-        return mapping.rect(main: Span(sectionStarts[section], configuration.headerHeight),
-                            cross: Span(0, axis.cross(contentSize)))
+        return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
     }
 
     /// The frame of `section`'s footer, or `nil` if it has none.
     public func footerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.footerHeight > 0, sections.indices.contains(section) else { return nil }
-        return mapping.rect(main: Span(sectionStarts[section + 1] - configuration.footerHeight, configuration.footerHeight),
-                            cross: Span(0, axis.cross(contentSize)))
+        return mapping.band(Span(sectionStarts[section + 1] - configuration.footerHeight, configuration.footerHeight))
     }
 
     @inlinable

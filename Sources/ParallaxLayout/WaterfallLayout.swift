@@ -42,12 +42,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     /// Checks every value; ``WaterfallLayout`` calls this when it is built.
     public func validate() throws(LayoutError) {
         try LayoutError.require(Double(preferredColumnWidth), "preferredColumnWidth", atLeast: 0, inclusive: false)
-        try LayoutError.require(Double(margins.top), "margins.top")
-        try LayoutError.require(Double(margins.left), "margins.left")
-        try LayoutError.require(Double(margins.bottom), "margins.bottom")
-        try LayoutError.require(Double(margins.right), "margins.right")
-        try LayoutError.require(Double(spacing.width), "spacing.width")
-        try LayoutError.require(Double(spacing.height), "spacing.height")
+        try LayoutError.require(margins, "margins")
+        try LayoutError.require(spacing, "spacing")
         try LayoutError.require(Double(headerHeight), "headerHeight")
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
@@ -85,8 +81,10 @@ public struct WaterfallLayout: ItemLayout {
     public let columnWidth: CGFloat
     public private(set) var contentSize: CGSize
     /// What the layout had to adjust (the first 1,000; see ``diagnosticCount``).
-    public private(set) var diagnostics: [LayoutDiagnostic] = []
-    public private(set) var diagnosticCount = 0
+    public var diagnostics: [LayoutDiagnostic] { log.entries }
+    /// How many adjustments there were in all.
+    public var diagnosticCount: Int { log.count }
+    private var log = DiagnosticLog()
 
     @usableFromInline var placements: [Placement] = []
     @usableFromInline var sections: [Section] = []
@@ -171,7 +169,7 @@ public struct WaterfallLayout: ItemLayout {
         for size in itemSizes {
             var ratio = axis.main(size) / axis.cross(size)
             if !(ratio.isFinite && ratio > 0) {
-                report(.invalidItemSize(ItemIndex(item: section.itemCount, section: s), "\(size.width)×\(size.height)"))
+                log.record(.invalidItemSize(ItemIndex(item: section.itemCount, section: s), "\(size.width)×\(size.height)"))
                 ratio = 1
             }
             var shortest = 0
@@ -195,11 +193,6 @@ public struct WaterfallLayout: ItemLayout {
                               crossExtent: axis.cross(contentSize))
     }
 
-    private mutating func report(_ diagnostic: LayoutDiagnostic) {
-        diagnosticCount += 1
-        if diagnostics.count < 1000 { diagnostics.append(diagnostic) }
-    }
-
     // MARK: ItemLayout
 
     public var numberOfSections: Int { sections.count }
@@ -217,8 +210,7 @@ public struct WaterfallLayout: ItemLayout {
 
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, sections.indices.contains(section) else { return nil }
-        return mapping.rect(main: Span(sectionStarts[section], configuration.headerHeight),
-                            cross: Span(0, axis.cross(contentSize)))
+        return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
     }
 
     @inlinable

@@ -170,6 +170,21 @@ struct ScrollPath: Sendable {
     }
 }
 
+/// The measured loop every per-frame benchmark shares: `benchmark`'s scaled
+/// iterations are consecutive frames along `path`, continuing where the
+/// previous iteration (warm-up included) stopped; the frames' checksums go to
+/// `blackHole` so no work can be optimised away.
+@inline(__always)
+func scrollFrames(_ benchmark: Benchmark, along path: ScrollPath, render: (CGFloat) -> CGFloat) {
+    var offset = path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
+    var checksum: CGFloat = 0
+    for _ in benchmark.scaledIterations {
+        checksum += render(offset)
+        offset = path.offset(after: offset)
+    }
+    blackHole(checksum)
+}
+
 // MARK: - ParallaxKit
 
 /// What a ParallaxKit frame needs, built in setup so that none of it is
@@ -210,15 +225,7 @@ func registerFrameBenchmark(_ scenario: FrameScenario, itemCount: Int) {
         "Frame/\(scenario.name)/\(itemCount)",
         configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
     ) { (benchmark: Benchmark, fixture: FrameFixture) in
-        // Each iteration (warm-up included) continues the scroll where the
-        // previous one stopped.
-        var offset = fixture.path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
-        var checksum: CGFloat = 0
-        for _ in benchmark.scaledIterations {
-            checksum += fixture.renderFrame(at: offset)
-            offset = fixture.path.offset(after: offset)
-        }
-        blackHole(checksum)
+        scrollFrames(benchmark, along: fixture.path, render: fixture.renderFrame(at:))
     } setup: {
         try FrameFixture(scenario: scenario, itemCount: itemCount)
     }

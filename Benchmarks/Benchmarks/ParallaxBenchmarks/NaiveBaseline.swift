@@ -146,15 +146,8 @@ func registerNaiveBenchmark(_ scenario: FrameScenario, itemCount: Int) {
         "Naive/\(scenario.name)/\(itemCount)",
         configuration: FrameBenchmarks.configuration(scalingFactor: .one, maxIterations: 200)
     ) { (benchmark: Benchmark, fixture: NaiveFixture) in
-        // The same loop as the ParallaxKit benchmark, with one frame per
-        // iteration: each iteration continues the scroll.
-        var offset = fixture.path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
-        var checksum: CGFloat = 0
-        for _ in benchmark.scaledIterations {
-            checksum += fixture.renderFrame(at: offset)
-            offset = fixture.path.offset(after: offset)
-        }
-        blackHole(checksum)
+        // The same loop as the ParallaxKit benchmark, with one frame per iteration.
+        scrollFrames(benchmark, along: fixture.path, render: fixture.renderFrame(at:))
     } setup: {
         try NaiveFixture(scenario: scenario, itemCount: itemCount)
     }

@@ -123,13 +123,7 @@ func registerLayoutBenchmarks() {
 
         Benchmark("QuiltFrame/parallaxkit/\(count)",
                   configuration: LayoutBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)) { (benchmark: Benchmark, fixture: LayoutFrameFixture<QuiltLayout>) in
-            var offset = fixture.path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
-            var checksum: CGFloat = 0
-            for _ in benchmark.scaledIterations {
-                checksum += fixture.renderFrame(at: offset)
-                offset = fixture.path.offset(after: offset)
-            }
-            blackHole(checksum)
+            scrollFrames(benchmark, along: fixture.path) { fixture.renderFrame(at: $0) }
         } setup: {
             LayoutFrameFixture(layout: try QuiltLayout(configuration: QuiltConfiguration(), spans: LayoutBenchmarks.spans(count: count),
                                                        containerSize: LayoutBenchmarks.viewportSize))
@@ -151,13 +145,7 @@ func registerLayoutBenchmarks() {
 
         Benchmark("QuiltFrame/rfquilt/\(count)",
                   configuration: LayoutBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 200)) { (benchmark: Benchmark, fixture: RFQuiltFrameFixture) in
-            var offset = fixture.path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
-            var checksum: CGFloat = 0
-            for _ in benchmark.scaledIterations {
-                checksum += fixture.renderFrame(at: offset)
-                offset = fixture.path.offset(after: offset)
-            }
-            blackHole(checksum)
+            scrollFrames(benchmark, along: fixture.path) { fixture.renderFrame(at: $0) }
         } setup: {
             RFQuiltFrameFixture(spans: LayoutBenchmarks.spans(count: count))
         }
@@ -187,13 +175,7 @@ func registerLayoutBenchmarks() {
     }
     Benchmark("WaterfallFrame/parallaxkit/\(waterfallCount)",
               configuration: LayoutBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)) { (benchmark: Benchmark, fixture: LayoutFrameFixture<WaterfallLayout>) in
-        var offset = fixture.path.offset(atFrame: benchmark.currentIteration * benchmark.scaledIterations.count)
-        var checksum: CGFloat = 0
-        for _ in benchmark.scaledIterations {
-            checksum += fixture.renderFrame(at: offset)
-            offset = fixture.path.offset(after: offset)
-        }
-        blackHole(checksum)
+        scrollFrames(benchmark, along: fixture.path, render: fixture.renderFrame(at:))
     } setup: {
         LayoutFrameFixture(layout: try WaterfallLayout(configuration: WaterfallConfiguration(),
                                                        itemSizes: LayoutBenchmarks.photoSizes(count: waterfallCount),
