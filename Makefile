@@ -29,9 +29,11 @@ test: deps
 	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
 		--filter "LoaderTests|LoaderStressTests|ImageBindingsTests"
 
-## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md.
+## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
+## the layout suites, then thumbnails from real photos against libvips.
 bench: deps
 	scripts/bench.sh
+	scripts/bench-thumbnails.sh
 
 build: deps
 	$(SWIFT) build

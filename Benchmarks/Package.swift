@@ -9,6 +9,10 @@
 //
 //   swift package --allow-writing-to-package-directory benchmark run
 //
+// The thumbnail benchmark (real photos against libvips) is a separate tool,
+// `thumbnail-benchmark`, run by `scripts/bench-thumbnails.sh` (also part of
+// `make bench`).
+//
 // The `MallocInterposer` trait makes the harness count mallocs on Linux, for
 // the `mallocCountTotal` metric every benchmark here reports.
 import PackageDescription
@@ -33,6 +37,14 @@ let package = Package(
             ],
             path: "Benchmarks/ParallaxBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Thumbnails from real photos against libvips and a full decode, as
+        // whole processes too (peak memory): a plain executable, run by
+        // scripts/bench-thumbnails.sh, not by the benchmark harness.
+        .executableTarget(
+            name: "thumbnail-benchmark",
+            dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
+            path: "Tools/ThumbnailBenchmark"
         ),
     ]
 )

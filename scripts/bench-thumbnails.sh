@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Thumbnails from real photos: ParallaxKit against libvips (`vipsthumbnail`)
+# and a plain full decode + resize, time per photo, peak memory and PSNR,
+# written into BENCHMARKS.md between <!-- thumbnail-benchmarks:start --> and
+# <!-- thumbnail-benchmarks:end --> (the rest of the file is kept).
+#
+# Usage: scripts/bench-thumbnails.sh [--runs N]
+#   Extra options go to the thumbnail-benchmark tool
+#   (Benchmarks/Tools/ThumbnailBenchmark; `--help` lists them).
+#
+# Installs libvips-tools if missing (scripts/ensure-packages.sh; without it the
+# vips columns read MISSING), fetches the photo set if it is not cached yet
+# (scripts/fetch-photos.sh, into ${PHOTO_CACHE:-.cache/photos}), builds the tool
+# in release and runs it. Linux only.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PHOTOS="${PHOTO_CACHE:-$REPO/.cache/photos}"
+SWIFT="${SWIFT:-swift}"
+
+if [[ "$(uname -s)" != "Linux" ]]; then
+    echo "bench-thumbnails: Linux only (the tool measures processes with posix_spawn, wait4 and /proc)" >&2
+    exit 1
+fi
+
+cd "$REPO"
+scripts/ensure-packages.sh libvips-tools \
+    || echo "bench-thumbnails: warning: could not install libvips-tools; the vips columns will read MISSING" >&2
+PHOTO_CACHE="$PHOTOS" scripts/fetch-photos.sh
+
+"$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark
+BIN="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)"
+"$BIN/thumbnail-benchmark" --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md" "$@"
