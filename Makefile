@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # System packages the build and tests need (none beyond the toolchain yet
 # for the core; python3 writes the benchmark report).
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
 
 .PHONY: run test bench deps build clean
 

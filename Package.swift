@@ -11,6 +11,7 @@
 //                     loader (over CParallaxCodecs, libjpeg + libpng, on Linux;
 //                     ImageIO on Apple platforms)
 //   ParallaxDemo      the tuning report behind the `parallax-demo` command
+//   ParallaxGallery   the Linux photo gallery (SDL2) behind `parallax-gallery`
 //
 // Benchmarks live in their own package under Benchmarks/ so that users of
 // the library never resolve benchmark dependencies.
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "ParallaxLayout", targets: ["ParallaxLayout"]),
         .library(name: "ParallaxImages", targets: ["ParallaxImages"]),
         .executable(name: "parallax-demo", targets: ["parallax-demo"]),
+        .executable(name: "parallax-gallery", targets: ["parallax-gallery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +46,22 @@ let package = Package(
             ]
         ),
         .target(name: "ParallaxDemo", dependencies: ["ParallaxCore", "ParallaxLayout"]),
+        // SDL2 and SDL2_ttf from the system (Debian: libsdl2-dev, libsdl2-ttf-dev).
+        .systemLibrary(name: "CSDL2"),
+        .target(
+            name: "ParallaxGallery",
+            dependencies: [
+                "ParallaxCore", "ParallaxLayout", "ParallaxImages",
+                .target(name: "CSDL2", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .executableTarget(
+            name: "parallax-gallery",
+            dependencies: [
+                "ParallaxGallery",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "parallax-demo",
             dependencies: [
@@ -61,5 +79,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
+        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
     ]
 )

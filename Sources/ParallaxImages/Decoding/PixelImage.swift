@@ -54,3 +54,32 @@ public struct PixelImage: Sendable, Hashable {
         return (pixels[index], pixels[index + 1], pixels[index + 2], pixels[index + 3])
     }
 }
+
+#if canImport(CParallaxCodecs)
+import CParallaxCodecs
+import Foundation
+
+extension PixelImage {
+    /// The image as a PNG file (un-premultiplied), for screenshots and
+    /// rendered frames; `nil` if encoding failed.
+    public func pngData() -> Data? {
+        guard width > 0, height > 0 else { return nil }
+        var straight = pixels
+        for index in stride(from: 0, to: straight.count, by: 4) {
+            let alpha = Int(straight[index + 3])
+            guard alpha != 255 else { continue }
+            for channel in 0..<3 {
+                straight[index + channel] = alpha == 0 ? 0 : UInt8(min(255, (Int(straight[index + channel]) * 255 + alpha / 2) / alpha))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = straight.withUnsafeBufferPointer {
+            pk_png_encode_rgba($0.baseAddress, Int32(width), Int32(height), &output, &size)
+        }
+        guard status == PK_OK, let output else { return nil }
+        defer { pk_free(output) }
+        return Data(bytes: output, count: size)
+    }
+}
+#endif

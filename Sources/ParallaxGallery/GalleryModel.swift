@@ -1,0 +1,416 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxImages
+import ParallaxLayout
+
+/// What one visible cell shows.
+public struct CellContent: Sendable {
+    public enum Placeholder: Sendable, Hashable {
+        /// The picture must be downloaded: an illustration (seed 003).
+        case uncached
+        /// The picture is on this device and only decodes: black.
+        case cached
+    }
+
+    public var item: Int
+    public var id: ImageID
+    /// The cell's frame on screen.
+    public var frame: CGRect
+    /// Where the picture goes, in the cell's coordinates (parallax applied).
+    public var contentFrame: CGRect
+    public var image: PixelImage?
+    public var imageKey: ThumbnailKey?
+    /// How far the picture has faded in, 0…1.
+    public var opacity: Double
+    public var placeholder: Placeholder
+    public var failure: String?
+    public var isPressed: Bool
+}
+
+/// The gallery's state and behaviour, without any drawing: which photos,
+/// which layout, where the scroll is, what every visible cell shows. The
+/// render loop owns it (one thread); image results arrive from the loader
+/// through a locked inbox and are applied on that thread, through
+/// ``ImageBindings``, so a recycled cell never shows another cell's photo.
+///
+/// Everything here is the toolkit's: layouts, place keeping, transitions,
+/// snapping, scroll physics, parallax and the image pipeline. The model
+/// only wires them together.
+@MainActor
+public final class GalleryModel {
+    /// The duration of the grid ↔ list switch and of image cross-fades.
+    public static let transitionDuration: TimeInterval = 0.35
+    public static let fadeDuration: TimeInterval = 0.25
+
+    public private(set) var settings: GallerySettings
+    public private(set) var viewportSize: CGSize
+    public private(set) var photos: [ImageID] = []
+    public private(set) var layout: GridLayout
+    public private(set) var scroll: ScrollSimulation
+    public let loader: ImageLoader
+    public let server: SimulatedImageServer
+    public let library: PhotoLibrary
+    /// What the last ``update(now:)`` decided is on screen.
+    public private(set) var cells: [CellContent] = []
+    /// A message to show (a source that failed, an empty folder).
+    public private(set) var status: String?
+
+    private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
+    private var bindings = ImageBindings<Int>()
+    private var requests: [Int: (ticket: ImageTicket, task: Task<Void, Never>)] = [:]
+    private var shown: [Int: (key: ThumbnailKey, image: PixelImage, arrival: TimeInterval, origin: ImageOrigin)] = [:]
+    private var failures: [Int: (key: ThumbnailKey, message: String)] = [:]
+    private var storedIDs: Set<ImageID> = []
+    private let inbox = Inbox()
+    private var lastUpdate: TimeInterval?
+    private var pressedItem: Int?
+    private var listGeneration = 0
+
+    public init(library: PhotoLibrary, settings: GallerySettings, viewportSize: CGSize,
+                loaderConfiguration: ImageLoader.Configuration = .init()) {
+        self.settings = settings
+        self.library = library
+        self.viewportSize = viewportSize
+        self.server = SimulatedImageServer(
+            backing: library.source,
+            behavior: .init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
+        self.loader = ImageLoader(source: server, decoder: CodecImageDecoder(),
+                                  memoryCache: MemoryImageCache(limits: .init(costLimit: 256 * 1_048_576)),
+                                  configuration: loaderConfiguration)
+        self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
+        self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
+    }
+
+    /// Fetches the photo list (again, after an erase).
+    public func loadPhotoList() async {
+        listGeneration += 1
+        do {
+            photos = try await server.imageIDs()
+            status = photos.isEmpty ? "No photos to show." : nil
+        } catch {
+            photos = []
+            status = "The photos could not be listed: \(error)"
+        }
+        relayout(keepingPlace: false)
+    }
+
+    // MARK: Layout
+
+    private static func makeLayout(_ mode: GalleryLayout, count: Int, size: CGSize) -> GridLayout {
+        // Seed 003's configurations are valid by construction; the fallback only guards against a future edit.
+        (try? GridLayout(configuration: mode.configuration, itemCount: count, containerSize: size))
+            ?? (try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
+    }
+
+    private var viewport: ScrollViewport {
+        ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
+    }
+
+    private func relayout(keepingPlace: Bool) {
+        let old = layout, oldViewport = viewport
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+        let offset = keepingPlace
+            ? PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
+            : range.clamp(scroll.position)
+        scroll.updateBounds(range, viewportExtent: viewportSize.height)
+        scroll.jump(to: offset)
+    }
+
+    /// The window was resized (the desktop's rotation): the photo at the top stays.
+    public func resize(to size: CGSize) {
+        guard size.width > 0, size.height > 0, size != viewportSize else { return }
+        let old = layout, oldViewport = viewport
+        viewportSize = size
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: size)
+        let newViewport = ScrollViewport(size: size)
+        let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: newViewport).y
+        scroll.updateBounds(newViewport.offsetRange(contentExtent: layout.contentExtent, along: .vertical), viewportExtent: size.height)
+        scroll.jump(to: offset)
+        transition = nil
+    }
+
+    /// Switches grid ↔ list with an animation that keeps the photo at the
+    /// top where it is, even mid-scroll.
+    public func toggleLayout(now: TimeInterval) {
+        let old = layout
+        let started = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
+        settings.layout = settings.layout.toggled
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        let animation = LayoutTransition(from: old, at: started, to: layout)
+        transition = (animation, now)
+        let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+        scroll.updateBounds(range, viewportExtent: viewportSize.height)
+        scroll.jump(to: animation.destinationOffset.y)
+    }
+
+    // MARK: Settings
+
+    public func cycleEffect() { settings.effect = settings.effect.next }
+    public func setEffect(_ effect: GalleryEffect) { settings.effect = effect }
+    public func changeIntensity(by delta: CGFloat) { settings.intensity = min(max(settings.intensity + delta, 0), 3) }
+    public func toggleReduceMotion() { settings.reduceMotion.toggle() }
+    public func toggleSnapping() { settings.snapping.toggle() }
+
+    public func cycleLatency() async {
+        settings.latency = settings.latency.next
+        await applyServerBehavior()
+    }
+
+    public func cycleFailureRate() async {
+        let rates = [0.0, 0.1, 0.3]
+        settings.failureRate = rates[((rates.firstIndex(of: settings.failureRate) ?? 0) + 1) % rates.count]
+        await applyServerBehavior()
+    }
+
+    private func applyServerBehavior() async {
+        await server.setBehavior(.init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
+    }
+
+    /// Forgets every download (safe mid-fling): every picture loads again.
+    public func reloadAll() async {
+        await loader.reloadAll()
+        storedIDs.removeAll()
+        forgetCells()
+    }
+
+    /// Erases everything and fetches the list again (safe mid-fling).
+    public func eraseAll() async {
+        await loader.eraseAll()
+        storedIDs.removeAll()
+        forgetCells()
+        await loadPhotoList()
+    }
+
+    private func forgetCells() {
+        for (item, request) in requests {
+            request.task.cancel()
+            bindings.unbind(item)
+        }
+        requests.removeAll()
+        shown.removeAll()
+        failures.removeAll()
+    }
+
+    /// Tries a failed picture again.
+    public func retry(item: Int) {
+        failures[item] = nil
+        if let request = requests.removeValue(forKey: item) { request.task.cancel() }
+        bindings.unbind(item)
+    }
+
+    // MARK: Scrolling
+
+    public func scroll(by delta: CGFloat) {
+        scroll.jump(to: scroll.position + delta)
+    }
+
+    public func beginDrag() { scroll.beginDrag() }
+    public func drag(by delta: CGFloat) { scroll.drag(by: delta) }
+
+    public func endDrag(velocity: CGFloat) {
+        scroll.endDrag(velocity: velocity, snap: snapRule(velocity: velocity))
+    }
+
+    public func fling(velocity: CGFloat) {
+        scroll.fling(velocity: velocity, snap: snapRule(velocity: velocity))
+    }
+
+    /// Glides to `offset`, snapped (keys, page up/down).
+    public func glide(to offset: CGFloat) {
+        scroll.decelerate(to: offset)
+    }
+
+    private func snapRule(velocity: CGFloat) -> (CGFloat) -> CGFloat {
+        guard settings.snapping else { return { $0 } }
+        let layout = self.layout, viewport = ScrollViewport(size: viewportSize)
+        return { proposed in
+            ScrollSnapping.restingOffset(proposed: CGPoint(x: 0, y: proposed), velocity: CGPoint(x: 0, y: velocity),
+                                         in: layout, viewport: viewport).y
+        }
+    }
+
+    /// The item under a point on screen, if any.
+    public func item(at point: CGPoint) -> Int? {
+        cells.first { $0.frame.contains(point) }?.item
+    }
+
+    public func press(at point: CGPoint?) { pressedItem = point.flatMap(item(at:)) }
+
+    // MARK: Frame
+
+    /// Advances time to `now`, applies arrived images, decides every
+    /// visible cell's content and starts the loads it needs.
+    public func update(now: TimeInterval) {
+        update(now: now, arrivalTime: now)
+    }
+
+    private func update(now: TimeInterval, arrivalTime: TimeInterval) {
+        let elapsed = lastUpdate.map { now - $0 } ?? 0
+        lastUpdate = now
+        if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
+        applyArrivals(now: arrivalTime)
+
+        var progress: CGFloat = 1
+        if let (_, start) = transition {
+            let t = min(max((now - start) / Self.transitionDuration, 0), 1)
+            progress = CGFloat(t * t * (3 - 2 * t))            // smoothstep
+            if t >= 1 { transition = nil }
+        }
+        let offset: CGPoint
+        var items: [(Int, CGRect)] = []
+        if let (animation, _) = transition {
+            offset = animation.contentOffset(at: progress)
+            animation.forEachItem(at: progress) { index, frame in items.append((index.item, frame)) }
+        } else {
+            offset = CGPoint(x: 0, y: scroll.position)
+            layout.forEachItem(in: CGRect(origin: offset, size: viewportSize)) { index, frame in items.append((index.item, frame)) }
+        }
+        let visibleRect = CGRect(origin: offset, size: viewportSize)
+        let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
+                                        intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
+        let placer = scroller.placer(for: visibleRect)
+        var visible = Set<Int>()
+        var next: [CellContent] = []
+        next.reserveCapacity(items.count)
+        for (item, frame) in items where item < photos.count {
+            visible.insert(item)
+            let placement = placer.placement(forItemFrame: frame)
+            let id = photos[item]
+            let screenFrame = frame.offsetBy(dx: -offset.x, dy: -offset.y)
+            let key = thumbnailKey(for: id, contentSize: placement.contentSize)
+            if let key { ensureLoad(item: item, key: key) }
+            var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
+                                      image: nil, imageKey: nil, opacity: 0,
+                                      placeholder: storedIDs.contains(id) ? .cached : .uncached,
+                                      failure: nil, isPressed: pressedItem == item)
+            if let picture = shown[item] {
+                content.image = picture.image
+                content.imageKey = picture.key
+                content.opacity = picture.origin == .memory ? 1 : min(max((now - picture.arrival) / Self.fadeDuration, 0), 1)
+            } else if let failure = failures[item], failure.key == key {
+                content.failure = failure.message
+            }
+            next.append(content)
+        }
+        cells = next
+        // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
+        for item in requests.keys where !visible.contains(item) {
+            requests.removeValue(forKey: item)?.task.cancel()
+            bindings.unbind(item)
+            shown[item] = nil
+        }
+        prefetch(visibleRect: visibleRect, scroller: scroller)
+    }
+
+    /// Loads under way for visible cells.
+    public var pendingLoads: Int { requests.count }
+
+    /// Updates at `now` until every visible cell has its picture or its
+    /// failure (or `timeout` passes): deterministic frames for headless
+    /// rendering and tests.
+    ///
+    /// With `completingFades` (the default) pictures that arrive are shown
+    /// as if they had arrived a cross-fade ago, fully faded in; without it
+    /// they arrive at `now`, at the start of their fade.
+    public func settle(at now: TimeInterval, completingFades: Bool = true, timeout: Duration = .seconds(20)) async {
+        let clock = ContinuousClock(), deadline = clock.now + timeout
+        let arrival = completingFades ? now - Self.fadeDuration : now
+        update(now: now, arrivalTime: arrival)
+        while pendingLoads > 0, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+            update(now: now, arrivalTime: arrival)
+        }
+    }
+
+    /// Scrolls straight to `offset` (clamped), with no animation.
+    public func jump(to offset: CGFloat) { scroll.jump(to: offset) }
+
+    /// Whether anything is moving (for an idle render loop).
+    public var isAnimating: Bool {
+        !scroll.isAtRest || transition != nil || !requests.isEmpty
+    }
+
+    private func thumbnailKey(for id: ImageID, contentSize: CGSize) -> ThumbnailKey? {
+        guard let size = try? ThumbnailSize(points: contentSize, scale: settings.scale) else { return nil }
+        return ThumbnailKey(id: id, size: size)
+    }
+
+    private func ensureLoad(item: Int, key: ThumbnailKey) {
+        if let request = requests[item], request.ticket.key == key { return }
+        if shown[item]?.key == key { return }
+        if failures[item]?.key == key { return }
+        requests.removeValue(forKey: item)?.task.cancel()
+        let ticket = bindings.bind(item, to: key)
+        if let image = loader.memoryCache.image(for: key) {
+            shown[item] = (key, image, 0, .memory)
+            return
+        }
+        let loader = self.loader, inbox = self.inbox
+        let task = Task {
+            let result: Result<LoadedImage, ImageLoadingError>
+            do throws(ImageLoadingError) { result = .success(try await loader.image(for: key)) } catch { result = .failure(error) }
+            inbox.post(item: item, ticket: ticket, result: result)
+        }
+        requests[item] = (ticket, task)
+    }
+
+    private func applyArrivals(now: TimeInterval) {
+        for arrival in inbox.drain() {
+            guard bindings.accepts(arrival.ticket, for: arrival.item) else { continue }
+            requests[arrival.item] = nil
+            switch arrival.result {
+            case .success(let loaded):
+                shown[arrival.item] = (loaded.key, loaded.image, now, loaded.origin)
+                if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
+            case .failure(.cancelled):
+                bindings.unbind(arrival.item)
+            case .failure(let error):
+                failures[arrival.item] = (arrival.ticket.key, error.description)
+            }
+        }
+    }
+
+    private func prefetch(visibleRect: CGRect, scroller: ParallaxScroller) {
+        guard !scroll.isAtRest, transition == nil else { return }
+        let upcoming = PrefetchPlanner.itemsToPrefetch(in: layout, visibleRect: visibleRect,
+                                                       velocity: CGPoint(x: 0, y: scroll.velocity))
+        let placer = scroller.placer(for: visibleRect)
+        let keys = upcoming.prefix(24).compactMap { index -> ThumbnailKey? in
+            guard index.item < photos.count, let frame = layout.frame(of: index) else { return nil }
+            return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
+        }
+        guard !keys.isEmpty else { return }
+        let loader = self.loader
+        Task { await loader.prefetch(keys) }
+    }
+}
+
+/// Where finished loads wait for the render loop.
+final class Inbox: @unchecked Sendable {
+    struct Arrival: Sendable {
+        var item: Int
+        var ticket: ImageTicket
+        var result: Result<LoadedImage, ImageLoadingError>
+    }
+
+    private let lock = NSLock()
+    private var arrivals: [Arrival] = []
+
+    func post(item: Int, ticket: ImageTicket, result: Result<LoadedImage, ImageLoadingError>) {
+        lock.lock()
+        arrivals.append(Arrival(item: item, ticket: ticket, result: result))
+        lock.unlock()
+    }
+
+    func drain() -> [Arrival] {
+        lock.lock()
+        defer { lock.unlock() }
+        let drained = arrivals
+        arrivals.removeAll(keepingCapacity: true)
+        return drained
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(CSDL2)
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// Scripted, headless runs of the gallery: single frames, fling sequences
+/// with an animation, and the frame-time benchmark.
+public enum GalleryRendering {
+    /// Renders one frame with the content scrolled to `scroll`, after every
+    /// visible picture has arrived, and returns it.
+    @MainActor
+    public static func frame(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
+                             hud: Bool = false) async throws -> PixelImage? {
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
+        await model.loadPhotoList()
+        model.jump(to: scroll)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = hud
+        await model.settle(at: 0)
+        return headless.render(model)
+    }
+
+    /// Renders `frames` frames at 60 per second of a fling at `velocity`
+    /// points per second starting from `scroll`, each after its pictures
+    /// have arrived (deterministic for a given seed), writing
+    /// `frame-0001.png`… and `animation.png` (APNG) into `directory`.
+    /// Returns the files written.
+    @MainActor
+    public static func sequence(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
+                                frames: Int, velocity: CGFloat, directory: URL,
+                                actions: [Int: @MainActor (GalleryModel, TimeInterval) async -> Void] = [:]) async throws -> [URL] {
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
+        await model.loadPhotoList()
+        model.jump(to: scroll)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = false
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var written: [URL] = [], pngs: [Data] = []
+        model.update(now: 0)
+        model.fling(velocity: velocity)
+        for index in 0..<max(frames, 1) {
+            let now = Double(index) / 60
+            if let action = actions[index] { await action(model, now) }
+            await model.settle(at: now)
+            guard let frame = headless.render(model), let png = frame.pngData() else { continue }
+            let url = directory.appendingPathComponent(String(format: "frame-%04d.png", index + 1))
+            try png.write(to: url)
+            written.append(url)
+            pngs.append(png)
+        }
+        if let animation = AnimatedPNG.make(frames: pngs, delay: 1.0 / 30) {
+            let url = directory.appendingPathComponent("animation.png")
+            try animation.write(to: url)
+            written.append(url)
+        }
+        return written
+    }
+}
+#endif

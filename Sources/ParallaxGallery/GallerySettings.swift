@@ -1,0 +1,78 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxLayout
+
+/// The gallery's two layouts (seed 003), which switch into each other.
+public enum GalleryLayout: String, Sendable, Hashable, CaseIterable {
+    case grid, list
+
+    /// The layout's configuration: seed 003's defaults.
+    public var configuration: GridConfiguration { self == .grid ? .grid : .list }
+    /// The other one.
+    public var toggled: GalleryLayout { self == .grid ? .list : .grid }
+}
+
+/// The effects the gallery shows, switched with a key.
+public enum GalleryEffect: String, Sendable, Hashable, CaseIterable {
+    /// Depth parallax with seed 003's values: grid 10 pt, list 10 % of the cell.
+    case depth
+    /// A fixed background (seed 002).
+    case window
+    case off
+
+    /// The parallax effect for `layout`.
+    public func parallax(for layout: GalleryLayout) -> ParallaxEffect {
+        switch self {
+        case .depth: return layout == .grid ? .gridDefault : .listDefault
+        case .window: return .window
+        case .off: return .none
+        }
+    }
+
+    public var next: GalleryEffect {
+        let all = GalleryEffect.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// How slow and unreliable the simulated server is.
+public enum LatencyPreset: String, Sendable, Hashable, CaseIterable {
+    /// No delay.
+    case none
+    /// Seed 003's 0–2 s.
+    case seed
+    /// 1–5 s, for watching placeholders.
+    case slow
+
+    public var range: ClosedRange<Duration> {
+        switch self {
+        case .none: return .zero ... .zero
+        case .seed: return .zero ... .seconds(2)
+        case .slow: return .seconds(1) ... .seconds(5)
+        }
+    }
+
+    public var next: LatencyPreset {
+        let all = LatencyPreset.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// Everything the gallery starts from.
+public struct GallerySettings: Sendable, Hashable {
+    public var layout: GalleryLayout = .grid
+    public var effect: GalleryEffect = .depth
+    public var intensity: CGFloat = 1
+    public var reduceMotion = false
+    public var latency: LatencyPreset = .seed
+    public var failureRate: Double = 0
+    public var seed: UInt64 = 2015
+    public var snapping = true
+    /// Pixels per point (1 on a desktop).
+    public var scale: CGFloat = 1
+
+    public init() {}
+}

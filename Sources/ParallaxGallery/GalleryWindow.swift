@@ -1,0 +1,157 @@
+#if canImport(CSDL2)
+import CSDL2
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxImages
+
+/// The interactive gallery: an SDL window, input, and the render loop that
+/// owns the ``GalleryModel``.
+@MainActor
+public final class GalleryWindow {
+    private let model: GalleryModel
+    private var renderer = GalleryRenderer()
+    private var statistics = FrameStatistics()
+    private var running = true
+    private var dragging: (last: CGPoint, samples: [(time: Double, y: CGFloat)], moved: CGFloat)?
+    private let screenshotDirectory: URL?
+    private var screenshots = 0
+
+    public init(model: GalleryModel, screenshotDirectory: URL? = nil) {
+        self.model = model
+        self.screenshotDirectory = screenshotDirectory
+    }
+
+    /// Opens the window and runs until it is closed.
+    /// - Throws: ``SDLError`` when there is no display (the caller falls
+    ///   back to headless rendering).
+    public func run() async throws {
+        guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw SDLError("no display to open a window on") }
+        defer { SDL_Quit() }
+        let size = model.viewportSize
+        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
+        guard let window = SDL_CreateWindow("ParallaxKit — \(model.library.description)", pk_sdl_windowpos_centered(),
+                                            pk_sdl_windowpos_centered(), Int32(size.width), Int32(size.height), flags) else {
+            throw SDLError("could not open a window")
+        }
+        defer { SDL_DestroyWindow(window) }
+        guard let sdlRenderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue)
+            ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            throw SDLError("could not create a renderer")
+        }
+        defer { SDL_DestroyRenderer(sdlRenderer) }
+        let canvas = SDLCanvas(renderer: sdlRenderer)
+        defer { canvas.close() }
+        await model.loadPhotoList()
+        var previous = Self.now()
+        while running {
+            var event = SDL_Event()
+            while SDL_PollEvent(&event) != 0 { await handle(event, canvas: canvas) }
+            let start = Self.now()
+            model.update(now: start)
+            canvas.beginFrame()
+            renderer.draw(model, on: canvas, hud: hud())
+            SDL_RenderPresent(sdlRenderer)
+            statistics.record(start - previous)
+            previous = start
+            await Task.yield()
+            if !model.isAnimating { SDL_Delay(6) }
+        }
+    }
+
+    private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
+
+    private func hud() -> [String] {
+        let cache = model.loader.memoryCache
+        return [
+            String(format: "%.0f fps  p99 %.1f ms   %@ · %@ · intensity %.1f%@", statistics.framesPerSecond,
+                   statistics.percentile(0.99) * 1000, model.settings.layout.rawValue, model.settings.effect.rawValue,
+                   Double(model.settings.intensity), model.settings.reduceMotion ? " · Reduce Motion" : ""),
+            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB · loading \(model.pendingLoads) · latency \(model.settings.latency.rawValue), failures \(Int(model.settings.failureRate * 100)) % · H for help",
+        ]
+    }
+
+    private func handle(_ event: SDL_Event, canvas: SDLCanvas) async {
+        switch SDL_EventType(rawValue: event.type) {
+        case SDL_QUIT:
+            running = false
+        case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
+            model.resize(to: CGSize(width: CGFloat(event.window.data1), height: CGFloat(event.window.data2)))
+        case SDL_MOUSEWHEEL:
+            model.fling(velocity: -CGFloat(event.wheel.preciseY) * 1800)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            let point = CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y))
+            dragging = (point, [(Self.now(), point.y)], 0)
+            model.beginDrag()
+            model.press(at: point)
+        case SDL_MOUSEMOTION where dragging != nil:
+            let point = CGPoint(x: CGFloat(event.motion.x), y: CGFloat(event.motion.y))
+            let dy = point.y - dragging!.last.y
+            model.drag(by: -dy)
+            dragging!.last = point
+            dragging!.moved += abs(dy)
+            dragging!.samples.append((Self.now(), point.y))
+            if dragging!.samples.count > 6 { dragging!.samples.removeFirst() }
+            if dragging!.moved > 6 { model.press(at: nil) }
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let drag = dragging else { return }
+            dragging = nil
+            model.press(at: nil)
+            var velocity: CGFloat = 0
+            if let first = drag.samples.first, let last = drag.samples.last, last.time - first.time > 0.001,
+               Self.now() - last.time < 0.08 {
+                velocity = -(last.y - first.y) / CGFloat(last.time - first.time)
+            }
+            model.endDrag(velocity: velocity)
+            if drag.moved <= 6, let item = model.item(at: drag.last), model.cells.first(where: { $0.item == item })?.failure != nil {
+                model.retry(item: item)
+            }
+        case SDL_KEYDOWN:
+            await handleKey(event.key.keysym.sym, canvas: canvas)
+        default:
+            break
+        }
+    }
+
+    private func handleKey(_ key: SDL_Keycode, canvas: SDLCanvas) async {
+        let rowStep = model.layout.itemSize.height + 8
+        let page = model.viewportSize.height
+        switch Int(key) {
+        case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): running = false
+        case Int(SDLK_g.rawValue): model.toggleLayout(now: Self.now())
+        case Int(SDLK_e.rawValue): model.cycleEffect()
+        case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): model.changeIntensity(by: 0.25)
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): model.changeIntensity(by: -0.25)
+        case Int(SDLK_m.rawValue): model.toggleReduceMotion()
+        case Int(SDLK_n.rawValue): model.toggleSnapping()
+        case Int(SDLK_r.rawValue): await model.reloadAll()
+        case Int(SDLK_x.rawValue): await model.eraseAll()
+        case Int(SDLK_l.rawValue): await model.cycleLatency()
+        case Int(SDLK_f.rawValue): await model.cycleFailureRate()
+        case Int(SDLK_h.rawValue), Int(SDLK_QUESTION.rawValue), Int(SDLK_SLASH.rawValue): renderer.showsHelp.toggle()
+        case Int(SDLK_c.rawValue): renderer.showsCredits.toggle()
+        case Int(SDLK_i.rawValue): renderer.showsHUD.toggle()
+        case Int(SDLK_DOWN.rawValue): model.glide(to: model.scroll.position + rowStep)
+        case Int(SDLK_UP.rawValue): model.glide(to: model.scroll.position - rowStep)
+        case Int(SDLK_PAGEDOWN.rawValue), Int(SDLK_SPACE.rawValue): model.glide(to: model.scroll.position + page)
+        case Int(SDLK_PAGEUP.rawValue): model.glide(to: model.scroll.position - page)
+        case Int(SDLK_HOME.rawValue): model.glide(to: model.scroll.bounds.lowerBound)
+        case Int(SDLK_END.rawValue): model.glide(to: model.scroll.bounds.upperBound)
+        case Int(SDLK_p.rawValue): saveScreenshot(canvas)
+        default: break
+        }
+    }
+
+    /// Writes the frame on screen to the screenshot folder (P).
+    private func saveScreenshot(_ canvas: SDLCanvas) {
+        guard let screenshotDirectory, let pixels = canvas.readPixels(), let png = pixels.pngData() else { return }
+        screenshots += 1
+        let url = screenshotDirectory.appendingPathComponent(String(format: "screenshot-%03d.png", screenshots))
+        try? FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
+        try? png.write(to: url)
+        print("screenshot: \(url.path)")
+    }
+}
+#endif

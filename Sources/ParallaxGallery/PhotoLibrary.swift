@@ -1,0 +1,45 @@
+import Foundation
+import ParallaxImages
+
+/// Where the gallery's pictures come from and who made them.
+public struct PhotoLibrary: Sendable {
+    /// The pictures, as a source the simulated server serves.
+    public var source: any ImageSource
+    /// One line per photo credit (licence lines of the real photos).
+    public var credits: [String]
+    /// What the library is, for the window title and messages.
+    public var description: String
+
+    public init(source: any ImageSource, credits: [String], description: String) {
+        self.source = source
+        self.credits = credits
+        self.description = description
+    }
+
+    /// The photos of `directory`, with the credits file `fetch-photos.sh`
+    /// writes beside them if there is one.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` when the folder is
+    ///   missing or holds no JPEG or PNG file.
+    public static func folder(_ directory: URL) async throws(ImageSourceError) -> PhotoLibrary {
+        let source = FolderImageSource(directory: directory)
+        let ids = try await source.imageIDs()
+        guard !ids.isEmpty else { throw .unavailable("the photo folder \(directory.path) holds no JPEG or PNG file") }
+        var credits: [String] = []
+        if let text = try? String(contentsOf: directory.appendingPathComponent("CREDITS.tsv"), encoding: .utf8) {
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
+            }
+        }
+        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)")
+    }
+
+    /// Generated pictures, when no photo folder can be used.
+    public static func synthetic(count: Int = 60, width: Int = 1200, height: Int = 900) -> PhotoLibrary {
+        let images = (0..<count).map { index in
+            (ImageID(String(format: "generated-%03d.png", index)), SyntheticPhotos.landscape(index: index, width: width, height: height))
+        }
+        return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
+                            description: "\(count) generated pictures")
+    }
+}
