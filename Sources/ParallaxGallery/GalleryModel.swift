@@ -344,6 +344,9 @@ public final class GalleryModel {
         if shown[item]?.key == key { return }
         if failures[item]?.key == key { return }
         requests.removeValue(forKey: item)?.task.cancel()
+        // A new size (another effect, layout or window size): the old picture goes, and the new one fades in
+        // over the placeholder, as seed 003 does when it rotates or switches layouts.
+        shown[item] = nil
         let ticket = bindings.bind(item, to: key)
         if let image = loader.memoryCache.image(for: key) {
             shown[item] = (key, image, 0, .memory)

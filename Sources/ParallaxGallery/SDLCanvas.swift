@@ -37,7 +37,8 @@ public final class SDLCanvas: GalleryCanvas {
     public init(renderer: OpaquePointer, fontPath: String? = SDLCanvas.defaultFontPath) {
         self.renderer = renderer
         self.fontPath = fontPath.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
+        // Nearest sampling: thumbnails are made at exactly the size they are drawn, so it is exact and sharp.
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0")
     }
 
     /// Releases every texture and font.
