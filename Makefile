@@ -4,19 +4,25 @@
 SWIFT ?= swift
 # System packages the build and tests need (none beyond the toolchain yet
 # for the core; python3 writes the benchmark report).
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool
 
-.PHONY: run test bench deps build clean
+.PHONY: run demo test bench deps build clean media
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found on PATH (install it from swift.org)"; exit 1; }
 
-## The main job: the engine's demo, a grid and a list seen at a scroll position.
+## The main job: the photo gallery (a window, or headless frames and an
+## animation when there is no display), on real photos from Debian packages.
 run: deps
+	scripts/fetch-photos.sh
+	$(SWIFT) build -c release --product parallax-gallery
+	$$($(SWIFT) build -c release --show-bin-path)/parallax-gallery
+
+## The engine's tuning demo: visible items, frames and parallax offsets.
+demo: deps
 	$(SWIFT) build --product parallax-demo
 	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
-	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout list --items 1000 --offset 1200 --effect window
 
 ## Every test: the suite (with the real photos fetched first), then the
 ## loader's concurrency tests again under the thread sanitizer. Tests run

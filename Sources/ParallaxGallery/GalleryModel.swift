@@ -326,6 +326,11 @@ public final class GalleryModel {
         }
     }
 
+    /// The first visible item (the one place keeping keeps), or `nil`.
+    public var topItem: Int? {
+        PlaceKeeping.anchor(in: layout, viewport: viewport)?.index.item
+    }
+
     /// Scrolls straight to `offset` (clamped), with no animation.
     public func jump(to offset: CGFloat) { scroll.jump(to: offset) }
 

@@ -151,7 +151,8 @@ public final class GalleryWindow {
         let url = screenshotDirectory.appendingPathComponent(String(format: "screenshot-%03d.png", screenshots))
         try? FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
         try? png.write(to: url)
-        print("screenshot: \(url.path)")
+        let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") layout: \(model.settings.layout.rawValue)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }
 }
 #endif

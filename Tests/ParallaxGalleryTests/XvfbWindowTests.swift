@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The gallery in a real X window (Xvfb, from `make test`'s packages), driven
+/// with real input events through xdotool (XTEST), as a person would.
+@Suite("Gallery window under Xvfb", .serialized)
+struct XvfbWindowTests {
+    /// Runs `command` and returns its standard output.
+    @discardableResult
+    static func shell(_ command: String, environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "timeout 10 " + command]      // no step may hang the suite
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    @Test func scrollsSwitchesKeepsThePhotoAndSurvivesEraseMidFling() throws {
+        for tool in ["Xvfb", "xdotool"] {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/\(tool)"),
+                         "\(tool) is missing: make test installs it (xvfb, xdotool)")
+        }
+        let display = ":\(90 + Int.random(in: 0..<400))"
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        xvfb.arguments = [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        xvfb.standardError = FileHandle.nullDevice
+        try xvfb.run()
+        defer {
+            kill(xvfb.processIdentifier, SIGKILL)      // Xvfb can linger after SIGTERM; nothing of it needs keeping
+            xvfb.waitUntilExit()
+        }
+        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
+
+        let directory = GalleryExecutable.scratch()
+        let shots = directory.appendingPathComponent("shots")
+        let app = Process()
+        app.executableURL = try #require(GalleryExecutable.url, "build the package first")
+        app.arguments = ["run", "--size", "800x600", "--latency", "none", "--screenshots", shots.path]
+        app.currentDirectoryURL = GalleryExecutable.repository          // the fetched photos, if there
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = display
+        app.environment = env
+        // A file, not a pipe: a pipe's write end can outlive the app in a grandchild and its read never end.
+        let log = directory.appendingPathComponent("gallery.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        app.standardOutput = try FileHandle(forWritingTo: log)
+        app.standardError = FileHandle.nullDevice
+        try app.run()
+        defer { if app.isRunning { app.terminate() } }
+        let x = ["DISPLAY": display]
+        var window = ""
+        for _ in 0..<200 where window.isEmpty {
+            window = try Self.shell("xdotool search --name ParallaxKit | head -1", environment: x).trimmingCharacters(in: .whitespacesAndNewlines)
+            if window.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(!window.isEmpty, "no gallery window appeared")
+        try Self.shell("xdotool windowfocus \(window)", environment: x)
+        func key(_ name: String, wait: TimeInterval = 0.8) throws {
+            try Self.shell("xdotool key --window \(window) \(name)", environment: x)
+            Thread.sleep(forTimeInterval: wait)
+        }
+        func wheel(_ clicks: Int) throws {
+            try Self.shell("xdotool mousemove --window \(window) 400 300 click --repeat \(clicks) --delay 20 5", environment: x)
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        try key("p")                                         // 1: the top of the grid
+        try wheel(6)
+        Thread.sleep(forTimeInterval: 2)
+        try key("p")                                         // 2: scrolled
+        try key("g", wait: 1.5)
+        try key("p")                                         // 3: the list, same top photo
+        try wheel(10)
+        try key("x", wait: 2)                                // erase everything in the middle of the fling
+        try key("p")                                         // 4: still running
+        try key("q", wait: 0.5)
+        for _ in 0..<300 where app.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        let quit = !app.isRunning
+        if !quit { app.terminate() }
+        app.waitUntilExit()
+        #expect(quit, "Q did not quit the gallery")
+        #expect(!quit || app.terminationStatus == 0, "the gallery crashed or failed")
+
+        let lines = try String(contentsOf: log, encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("screenshot:") }
+        try #require(lines.count == 4, "\(lines)")
+        func field(_ line: Substring, _ name: String) -> String {
+            String(line.components(separatedBy: "\(name): ").last!.split(separator: " ").first!)
+        }
+        let images = try lines.map { try Data(contentsOf: URL(fileURLWithPath: String(field($0, "screenshot")))) }
+        #expect(images[0] != images[1], "the wheel scrolled")
+        #expect(field(lines[0], "top-item") == "0")
+        #expect(field(lines[1], "top-item") != "0", "scrolled down")
+        #expect(field(lines[1], "layout") == "grid" && field(lines[2], "layout") == "list")
+        #expect(field(lines[2], "top-item") == field(lines[1], "top-item"), "the grid ↔ list switch kept the photo")
+        #expect(images[1] != images[2])
+    }
+}
