@@ -91,6 +91,28 @@ public struct GalleryRenderer {
         }
     }
 
+    /// Draws the layered scene: every layer's art at its own offset, repeated across its loop.
+    @MainActor
+    public func draw(_ scene: LayeredScene, on canvas: GalleryCanvas, hud: [String] = []) {
+        canvas.clip(to: nil)
+        canvas.clear(RGBA(20, 30, 78))
+        let width = scene.viewportSize.width
+        for layer in 0..<scene.art.count {
+            let offset = scene.offset(ofLayer: layer)
+            let period = scene.loop(ofLayer: layer).period
+            for mark in scene.art[layer] {
+                // Each mark shows where it falls in this screen, once per period that reaches it.
+                var x = mark.x - offset
+                while x + mark.width < 0 { x += period }
+                while x < width {
+                    canvas.fill(CGRect(x: x, y: mark.y, width: mark.width, height: mark.height), mark.color)
+                    x += period
+                }
+            }
+        }
+        if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
+    }
+
     public static let helpLines = [
         "ParallaxKit gallery — keys",
         "wheel, drag, arrows, Page Up/Down, Home/End   scroll (flings snap to rows)",

@@ -18,6 +18,8 @@ public final class GalleryWindow {
     private var dragging: (last: CGPoint, samples: [(time: Double, y: CGFloat)], moved: CGFloat)?
     private let screenshotDirectory: URL?
     private var screenshots = 0
+    /// The layered background (Y), when shown.
+    private var scene: LayeredScene?
 
     public init(model: GalleryModel, screenshotDirectory: URL? = nil) {
         self.model = model
@@ -50,14 +52,19 @@ public final class GalleryWindow {
             var event = SDL_Event()
             while SDL_PollEvent(&event) != 0 { await handle(event, canvas: canvas) }
             let start = Self.now()
-            model.update(now: start)
             canvas.beginFrame()
-            renderer.draw(model, on: canvas, hud: hud())
+            if let scene {
+                scene.advance(by: CGFloat(min(start - previous, 0.25)))
+                renderer.draw(scene, on: canvas, hud: hud())
+            } else {
+                model.update(now: start)
+                renderer.draw(model, on: canvas, hud: hud())
+            }
             SDL_RenderPresent(sdlRenderer)
             statistics.record(start - previous)
             previous = start
             await Task.yield()
-            if !model.isAnimating { SDL_Delay(6) }
+            if !model.isAnimating, scene?.scroll.isAtRest ?? true { SDL_Delay(6) }
         }
     }
 
@@ -78,9 +85,30 @@ public final class GalleryWindow {
         case SDL_QUIT:
             running = false
         case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
-            model.resize(to: CGSize(width: CGFloat(event.window.data1), height: CGFloat(event.window.data2)))
+            let size = CGSize(width: CGFloat(event.window.data1), height: CGFloat(event.window.data2))
+            model.resize(to: size)
+            scene?.resize(to: size)
+        case SDL_MOUSEWHEEL where scene != nil:
+            scene!.fling(velocity: -CGFloat(event.wheel.preciseY + event.wheel.preciseX) * 2400)
         case SDL_MOUSEWHEEL:
             model.fling(velocity: -CGFloat(event.wheel.preciseY) * 1800)
+        case SDL_MOUSEBUTTONDOWN where scene != nil && event.button.button == UInt8(SDL_BUTTON_LEFT):
+            dragging = (CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y)), [(Self.now(), CGFloat(event.button.x))], 0)
+            scene!.beginDrag()
+        case SDL_MOUSEMOTION where scene != nil && dragging != nil:
+            let x = CGFloat(event.motion.x)
+            scene!.drag(by: -(x - dragging!.last.x))
+            dragging!.last.x = x
+            dragging!.samples.append((Self.now(), x))
+            if dragging!.samples.count > 6 { dragging!.samples.removeFirst() }
+        case SDL_MOUSEBUTTONUP where scene != nil && event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let drag = dragging else { return }
+            dragging = nil
+            var velocity: CGFloat = 0
+            if let first = drag.samples.first, let last = drag.samples.last, last.time - first.time > 0.001 {
+                velocity = -(last.y - first.y) / CGFloat(last.time - first.time)
+            }
+            scene!.release(velocity: velocity)
         case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
             let point = CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y))
             dragging = (point, [(Self.now(), point.y)], 0)
@@ -140,6 +168,9 @@ public final class GalleryWindow {
         case Int(SDLK_HOME.rawValue): model.glide(to: model.scroll.bounds.lowerBound)
         case Int(SDLK_END.rawValue): model.glide(to: model.scroll.bounds.upperBound)
         case Int(SDLK_p.rawValue): saveScreenshot(canvas)
+        case Int(SDLK_y.rawValue): scene = scene == nil ? LayeredScene(viewportSize: model.viewportSize) : nil
+        case Int(SDLK_RIGHT.rawValue) where scene != nil: scene!.fling(velocity: 3000)
+        case Int(SDLK_LEFT.rawValue) where scene != nil: scene!.fling(velocity: -3000)
         default: break
         }
     }
