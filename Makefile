@@ -40,6 +40,7 @@ test: deps
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
+	scripts/bench-gallery.sh
 
 build: deps
 	$(SWIFT) build

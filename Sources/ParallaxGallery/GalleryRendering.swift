@@ -23,6 +23,20 @@ public enum GalleryRendering {
         return headless.render(model)
     }
 
+    /// Renders the layered scene with the driver scrolled to `offset`.
+    @MainActor
+    public static func layers(size: CGSize, offset: CGFloat) throws -> PixelImage? {
+        let scene = LayeredScene(viewportSize: size)
+        scene.beginDrag()
+        scene.drag(by: offset)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.canvas.beginFrame()
+        headless.renderer.showsHUD = false
+        headless.renderer.draw(scene, on: headless.canvas)
+        return headless.canvas.readPixels()
+    }
+
     /// Renders `frames` frames at 60 per second of a fling at `velocity`
     /// points per second starting from `scroll`, each after its pictures
     /// have arrived (deterministic for a given seed), writing

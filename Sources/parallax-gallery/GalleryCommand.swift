@@ -42,6 +42,9 @@ struct SharedOptions: ParsableArguments {
     @Flag(help: "Start with Reduce Motion on.")
     var reduceMotion = false
 
+    @Flag(help: "Show generated pictures instead of photos.")
+    var generated = false
+
     func settings(defaultLatency: LatencyPreset) throws -> GallerySettings {
         var settings = GallerySettings()
         guard let layout = GalleryLayout(rawValue: layout) else { throw ValidationError("--layout must be grid or list") }
@@ -74,6 +77,7 @@ struct SharedOptions: ParsableArguments {
     /// The photos to show; a missing or empty folder falls back to
     /// generated pictures with a clear message, so the gallery still runs.
     func library() async -> PhotoLibrary {
+        if generated { return PhotoLibrary.synthetic() }
         let folder = photos.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".cache/photos")
         do {
@@ -136,12 +140,24 @@ struct Render: AsyncParsableCommand {
     @Flag(help: "Draw the HUD.")
     var hud = false
 
+    @Option(help: "gallery, or layers (the layered background).")
+    var scene: String = "gallery"
+
     @MainActor
     func run() async throws {
         let settings = try options.settings(defaultLatency: .none)
         let size = try options.pixelSize()
-        let library = await options.library()
         guard frames >= 1, frames <= 10_000 else { throw ValidationError("--frames must be in 1…10000") }
+        guard ["gallery", "layers"].contains(scene) else { throw ValidationError("--scene must be gallery or layers") }
+        if scene == "layers" {
+            guard let frame = try GalleryRendering.layers(size: size, offset: CGFloat(scroll)), let png = frame.pngData() else {
+                throw ValidationError("the frame could not be rendered")
+            }
+            try png.write(to: URL(fileURLWithPath: out))
+            print("wrote \(out)")
+            return
+        }
+        let library = await options.library()
         if frames == 1 {
             guard let frame = try await GalleryRendering.frame(library: library, settings: settings, size: size,
                                                                scroll: CGFloat(scroll), hud: hud),
