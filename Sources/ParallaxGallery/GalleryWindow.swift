@@ -20,6 +20,9 @@ public final class GalleryWindow {
     private var screenshots = 0
     /// The layered background (Y), when shown.
     private var scene: LayeredScene?
+    /// The loader's counters, refreshed a few times a second for the HUD.
+    private var loaderStatistics = ImageLoader.Statistics()
+    private var frameCount = 0
 
     public init(model: GalleryModel, screenshotDirectory: URL? = nil) {
         self.model = model
@@ -63,6 +66,8 @@ public final class GalleryWindow {
             SDL_RenderPresent(sdlRenderer)
             statistics.record(start - previous)
             previous = start
+            frameCount += 1
+            if frameCount % 15 == 0 { loaderStatistics = await model.loader.statistics }
             await Task.yield()
             if !model.isAnimating, scene?.scroll.isAtRest ?? true { SDL_Delay(6) }
         }
@@ -76,7 +81,7 @@ public final class GalleryWindow {
             String(format: "%.0f fps  p99 %.1f ms   %@ · %@ · intensity %.1f%@", statistics.framesPerSecond,
                    statistics.percentile(0.99) * 1000, model.settings.layout.rawValue, model.settings.effect.rawValue,
                    Double(model.settings.intensity), model.settings.reduceMotion ? " · Reduce Motion" : ""),
-            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB · loading \(model.pendingLoads) · latency \(model.settings.latency.rawValue), failures \(Int(model.settings.failureRate * 100)) % · H for help",
+            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · latency \(model.settings.latency.rawValue), failures \(Int(model.settings.failureRate * 100)) % · H for help",
         ]
     }
 

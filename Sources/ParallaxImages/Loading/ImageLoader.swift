@@ -44,6 +44,8 @@ public actor ImageLoader {
 
     /// Counters for a HUD and for tests.
     public struct Statistics: Sendable, Hashable {
+        public init() {}
+
         public var memoryHits = 0
         public var diskHits = 0
         public var downloads = 0
