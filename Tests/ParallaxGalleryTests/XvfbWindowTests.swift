@@ -30,19 +30,28 @@ struct XvfbWindowTests {
             try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/\(tool)"),
                          "\(tool) is missing: make test installs it (xvfb, xdotool)")
         }
-        let display = ":\(90 + Int.random(in: 0..<400))"
+        // Xvfb picks a free display itself and writes its number when it is ready (-displayfd).
         let xvfb = Process()
         xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        let announcement = Pipe()
+        xvfb.standardOutput = announcement
         xvfb.standardError = FileHandle.nullDevice
         try xvfb.run()
+        var number = ""
+        while !number.hasSuffix("\n") {
+            let byte = announcement.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            number += String(decoding: byte, as: UTF8.self)
+        }
+        let display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
         defer {
             kill(xvfb.processIdentifier, SIGKILL)      // Xvfb can linger after SIGTERM; nothing of it needs keeping
             xvfb.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(display.dropFirst())-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(display.dropFirst())")
         }
-        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
-        try #require(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
+        try #require(display.count > 1, "Xvfb did not start")
 
         let directory = GalleryExecutable.scratch()
         let shots = directory.appendingPathComponent("shots")
