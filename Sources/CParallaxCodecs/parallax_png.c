@@ -21,18 +21,23 @@ static pk_status pk_png_status(const png_image *image) {
     return PK_ERROR_CORRUPT;
 }
 
+// Starts reading `data` into `image`; on failure fills `message` and frees the image.
+static pk_status pk_png_begin(png_image *image, const uint8_t *data, size_t size, char *message, size_t capacity) {
+    memset(image, 0, sizeof(*image));
+    image->version = PNG_IMAGE_VERSION;
+    if (png_image_begin_read_from_memory(image, data, size)) return PK_OK;
+    pk_png_message(image, message, capacity);
+    pk_status status = pk_png_status(image);
+    png_image_free(image);
+    return status;
+}
+
 pk_status pk_png_read_info(const uint8_t *data, size_t size, int *width, int *height,
                            char *message, size_t message_capacity) {
     if (!data || size == 0 || !width || !height) return PK_ERROR_ARGUMENT;
     png_image image;
-    memset(&image, 0, sizeof(image));
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        pk_png_message(&image, message, message_capacity);
-        pk_status status = pk_png_status(&image);
-        png_image_free(&image);
-        return status;
-    }
+    pk_status status = pk_png_begin(&image, data, size, message, message_capacity);
+    if (status != PK_OK) return status;
     *width = (int)image.width;
     *height = (int)image.height;
     png_image_free(&image);
@@ -44,14 +49,8 @@ pk_status pk_png_decode_premultiplied_rgba(const uint8_t *data, size_t size, uin
                                            char *message, size_t message_capacity) {
     if (!data || !pixels || size == 0) return PK_ERROR_ARGUMENT;
     png_image image;
-    memset(&image, 0, sizeof(image));
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        pk_png_message(&image, message, message_capacity);
-        pk_status status = pk_png_status(&image);
-        png_image_free(&image);
-        return status;
-    }
+    pk_status begun = pk_png_begin(&image, data, size, message, message_capacity);
+    if (begun != PK_OK) return begun;
     if ((int)image.width != width || (int)image.height != height || stride < (size_t)width * 4) {
         png_image_free(&image);
         return PK_ERROR_ARGUMENT;

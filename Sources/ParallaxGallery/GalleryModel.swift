@@ -262,9 +262,15 @@ public final class GalleryModel {
         }
         let offset: CGPoint
         var items: [(Int, CGRect)] = []
+        var destinationSizes: [Int: CGSize] = [:]
         if let (animation, _) = transition {
             offset = animation.contentOffset(at: progress)
-            animation.forEachItem(at: progress) { index, frame in items.append((index.item, frame)) }
+            animation.forEachItem(at: progress) { index, frame in
+                items.append((index.item, frame))
+                // Pictures are made once, at the size they will have when the switch ends, and stretched
+                // meanwhile: interpolated sizes would ask for a new decode every frame.
+                destinationSizes[index.item] = animation.destination.frame(of: index)?.size
+            }
         } else {
             offset = CGPoint(x: 0, y: scroll.position)
             layout.forEachItem(in: CGRect(origin: offset, size: viewportSize)) { index, frame in items.append((index.item, frame)) }
@@ -281,7 +287,11 @@ public final class GalleryModel {
             let placement = placer.placement(forItemFrame: frame)
             let id = photos[item]
             let screenFrame = frame.offsetBy(dx: -offset.x, dy: -offset.y)
-            let key = thumbnailKey(for: id, contentSize: placement.contentSize)
+            var keySize = placement.contentSize
+            if let size = destinationSizes[item] {
+                keySize = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
+            }
+            let key = thumbnailKey(for: id, contentSize: keySize)
             if let key { ensureLoad(item: item, key: key) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
                                       image: nil, imageKey: nil, opacity: 0,

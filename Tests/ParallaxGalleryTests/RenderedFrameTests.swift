@@ -144,3 +144,31 @@ struct RenderedFrameTests {
         #expect(model.cells.first?.failure == nil)
     }
 }
+
+@Suite("Gallery model")
+@MainActor
+struct GalleryModelTests {
+    @Test func switchingLayoutsDecodesEachPictureOnceAtItsFinalSize() async throws {
+        let library = PhotoLibrary.synthetic(count: 40, width: 300, height: 200)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844))
+        await model.loadPhotoList()
+        model.jump(to: 400)
+        await model.settle(at: 0)
+        let before = await model.loader.statistics.decodes
+        let top = model.topItem
+        model.toggleLayout(now: 1)
+        var visible = Set<Int>()
+        for frame in 0...30 {
+            model.update(now: 1 + Double(frame) / 60)
+            visible.formUnion(model.cells.map(\.item))
+        }
+        await model.settle(at: 2)
+        await model.loader.waitUntilIdle()
+        let decodes = await model.loader.statistics.decodes - before
+        #expect(decodes <= visible.count, "\(decodes) decodes for \(visible.count) cells seen during the switch")
+        #expect(model.settings.layout == .list)
+        #expect(model.topItem == top, "the switch kept the photo at the top")
+    }
+}
