@@ -163,6 +163,7 @@ struct GalleryModelTests {
         for frame in 0...30 {
             model.update(now: 1 + Double(frame) / 60)
             visible.formUnion(model.cells.map(\.item))
+            try await Task.sleep(for: .milliseconds(8))          // frames are apart: requests get under way
         }
         await model.settle(at: 2)
         await model.loader.waitUntilIdle()
