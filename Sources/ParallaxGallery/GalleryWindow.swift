@@ -7,6 +7,15 @@ import Foundation
 import ParallaxCore
 import ParallaxImages
 
+/// There is no display to show a window on (SDL found only its offscreen or
+/// dummy video driver).
+public struct NoDisplay: Error, CustomStringConvertible, Sendable {
+    public var driver: String
+    public var description: String {
+        "no display to open a window on (SDL video driver: \(driver.isEmpty ? "none" : driver); set DISPLAY or WAYLAND_DISPLAY)"
+    }
+}
+
 /// The interactive gallery: an SDL window, input, and the render loop that
 /// owns the ``GalleryModel``.
 @MainActor
@@ -35,6 +44,11 @@ public final class GalleryWindow {
     public func run() async throws {
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw SDLError("no display to open a window on") }
         defer { SDL_Quit() }
+        // Without a display SDL may still start its offscreen or dummy driver: a window nobody can see.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if ["offscreen", "dummy", "evdev", ""].contains(driver) {
+            throw NoDisplay(driver: driver)
+        }
         let size = model.viewportSize
         let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
         guard let window = SDL_CreateWindow("ParallaxKit — \(model.library.description)", pk_sdl_windowpos_centered(),
