@@ -87,13 +87,19 @@ public final class GalleryModel {
     /// Fetches the photo list (again, after an erase).
     public func loadPhotoList() async {
         listGeneration += 1
+        let generation = listGeneration
+        let listed: [ImageID]
+        let message: String?
         do {
-            photos = try await server.imageIDs()
-            status = photos.isEmpty ? "No photos to show." : nil
+            listed = try await server.imageIDs()
+            message = listed.isEmpty ? "No photos to show." : nil
         } catch {
-            photos = []
-            status = "The photos could not be listed: \(error)"
+            listed = []
+            message = "The photos could not be listed: \(error)"
         }
+        guard generation == listGeneration else { return }       // a later request (another erase) won
+        photos = listed
+        status = message
         relayout(keepingPlace: false)
     }
 
@@ -308,16 +314,21 @@ public final class GalleryModel {
         }
         cells = next
         // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
-        for item in requests.keys where !visible.contains(item) {
+        let gone = Set(requests.keys).union(shown.keys).union(failures.keys).subtracting(visible)
+        for item in gone {
             requests.removeValue(forKey: item)?.task.cancel()
             bindings.unbind(item)
             shown[item] = nil
+            failures[item] = nil
         }
         prefetch(visibleRect: visibleRect, scroller: scroller)
     }
 
     /// Loads under way for visible cells.
     public var pendingLoads: Int { requests.count }
+
+    /// Pictures held for cells (only visible ones: the memory cache keeps the rest).
+    public var heldPictureCount: Int { shown.count }
 
     /// Updates at `now` until every visible cell has its picture or its
     /// failure (or `timeout` passes): deterministic frames for headless

@@ -102,7 +102,7 @@ public struct GridLayout: ItemLayout {
         var position: CGFloat = 0
         for count in itemCounts {
             starts.append(position)
-            let rows = (count + columns - 1) / columns
+            let rows = Self.rows(count, columns)
             let rowsExtent = rows > 0 ? CGFloat(rows) * cellMain + CGFloat(rows - 1) * mainGap : 0
             position += configuration.headerHeight + mainLower + rowsExtent + mainUpper
         }
@@ -165,7 +165,7 @@ public struct GridLayout: ItemLayout {
         var section = firstSection(endingAfter: query.main.lowerBound, in: sectionStarts)
         while section < itemCounts.count, sectionStarts[section] < query.main.upperBound {
             let count = itemCounts[section]
-            let rows = (count + columnCount - 1) / columnCount
+            let rows = Self.rows(count, columnCount)
             if rows > 0 {
                 let rowsStart = sectionStarts[section] + rowsOffset
                 let lastRow = CGFloat(rows - 1)
@@ -201,6 +201,13 @@ public struct GridLayout: ItemLayout {
 
     // MARK: Geometry helpers
 
+    /// The rows `count` items fill in `columns` columns, without the
+    /// overflow `(count + columns − 1) / columns` has near `Int.max`.
+    @inlinable
+    static func rows(_ count: Int, _ columns: Int) -> Int {
+        count / columns + (count % columns == 0 ? 0 : 1)
+    }
+
     /// The frame of the cell at `row` and `column` of `section`, unchecked.
     @inlinable
     func unsafeFrame(row: Int, column: Int, section: Int) -> CGRect {
@@ -211,6 +218,6 @@ public struct GridLayout: ItemLayout {
 
     private func rests(ofSection section: Int) -> RowRests {
         RowRests(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
-                 pitch: itemMain + mainGap, count: (itemCounts[section] + columnCount - 1) / columnCount, gap: mainGap)
+                 pitch: itemMain + mainGap, count: Self.rows(itemCounts[section], columnCount), gap: mainGap)
     }
 }

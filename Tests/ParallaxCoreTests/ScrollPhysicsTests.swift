@@ -89,6 +89,19 @@ struct ScrollPhysicsTests {
         #expect(sim.position == 1000)
     }
 
+    @Test func aStillFlingDuringABounceStillBouncesBack() {
+        var sim = ScrollSimulation(position: 0, bounds: 0...1000, viewportExtent: 800)
+        sim.beginDrag()
+        sim.drag(by: -200)
+        sim.endDrag(velocity: 0)
+        sim.advance(by: 0.02)
+        #expect(sim.position < 0)
+        sim.fling(velocity: 0)                       // e.g. a sideways wheel event mid-bounce
+        #expect(sim.phase == .bouncing)
+        for _ in 0..<600 where !sim.isAtRest { sim.advance(by: 1.0 / 60) }
+        #expect(sim.position == 0)
+    }
+
     @Test func badInputIsIgnored() {
         var sim = ScrollSimulation(position: .nan, bounds: 0...100, viewportExtent: 100)
         #expect(sim.position == 0)

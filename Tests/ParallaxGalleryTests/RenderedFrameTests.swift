@@ -172,4 +172,17 @@ struct GalleryModelTests {
         #expect(model.settings.layout == .list)
         #expect(model.topItem == top, "the switch kept the photo at the top")
     }
+
+    @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {
+        let library = PhotoLibrary.synthetic(count: 200, width: 120, height: 90)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844))
+        await model.loadPhotoList()
+        for step in 0..<12 {
+            model.jump(to: CGFloat(step) * 900)
+            await model.settle(at: Double(step))
+        }
+        #expect(model.heldPictureCount <= model.cells.count)
+    }
 }

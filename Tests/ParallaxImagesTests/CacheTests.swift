@@ -88,6 +88,10 @@ struct DiskCacheTests {
             #expect(await cache.image(for: k) == nil)
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }
+        // A header claiming absurd sizes (which would overflow width · height · 4) is rejected, not trusted.
+        var forged = DiskImageCache.encode(image, key: key("a.jpg", 8, .fit))
+        forged.replaceSubrange(8..<16, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(DiskImageCache.decode(forged, expecting: key("a.jpg", 8, .fit)) == nil)
         // A process killed between write and rename leaves a temporary file: never read, removed on open.
         let leftover = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         try full.write(to: leftover)

@@ -109,6 +109,26 @@ struct LoaderTests {
         }
     }
 
+    @Test func aRequestAfterCancelledWorkStartsAfreshUnderTheCancelPolicy() async throws {
+        // The cell scrolls away (its work is cancelled) and straight back: the new request must not join the doomed work.
+        let source = GatedSource(backing: Numbered.source(count: 3))
+        let loader = ImageLoader(source: source, decoder: CodecImageDecoder(),
+                                 configuration: .init(maximumConcurrentDownloads: 1, scrollAwayPolicy: .cancel))
+        let blocker = Task { try await loader.image(for: Numbered.key(0)) }       // holds the only download slot
+        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let first = Task { try await loader.image(for: Numbered.key(1)) }
+        while await loader.statistics.downloadsWaiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        first.cancel()
+        await #expect(throws: ImageLoadingError.cancelled) { try await first.value }
+        let second = Task { try await loader.image(for: Numbered.key(1)) }
+        try await Task.sleep(for: .milliseconds(20))
+        try await source.openWhenWaiting()                     // the blocker's download; the cancelled work then gives up its turn
+        try await source.openWhenWaiting()                     // the new request's own download
+        let image = try await second.value
+        #expect(Numbered.shows(image.image, 1))
+        _ = try await blocker.value
+    }
+
     @Test func failuresAreTypedAndNotCached() async throws {
         let broken = InMemoryImageSource(images: [("bad.jpg", Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]))])
         let loader = ImageLoader(source: broken, decoder: CodecImageDecoder())
@@ -178,9 +198,15 @@ actor GatedSource: ImageSource {
         if !gates.isEmpty { gates.removeFirst().resume() }
     }
 
-    /// Waits for a download to reach the gate, then lets it through.
+    struct NothingArrived: Error {}
+
+    /// Waits (at most 5 s) for a download to reach the gate, then lets it through.
     func openWhenWaiting() async throws {
-        while gates.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while gates.isEmpty {
+            guard ContinuousClock.now < deadline else { throw NothingArrived() }
+            try await Task.sleep(for: .milliseconds(1))
+        }
         open()
     }
 }

@@ -169,6 +169,16 @@ struct GridLayoutTests {
         #expect(grid.items(in: CGRect(x: 0, y: 0, width: CGFloat.infinity, height: 844)).isEmpty)
     }
 
+    @Test func hugeCountsDoNotOverflow() throws {
+        let huge = try GridLayout(configuration: .grid, itemCount: .max, containerSize: CGSize(width: 390, height: 844))
+        #expect(huge.contentSize.height > 0)
+        #expect(huge.items(in: CGRect(x: 0, y: 0, width: 390, height: 844)).count == 10)
+        var manyColumns = GridConfiguration.grid
+        manyColumns.columns = .fixed(.max)
+        let wide = try GridLayout(configuration: manyColumns, itemCount: 5, containerSize: CGSize(width: 390, height: 844))
+        #expect(wide.numberOfItems(inSection: 0) == 5)
+    }
+
     @Test func rightToLeftPutsTheFirstColumnOnTheRight() throws {
         var configuration = GridConfiguration.grid
         configuration.layoutDirection = .rightToLeft

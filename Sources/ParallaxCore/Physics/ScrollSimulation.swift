@@ -134,6 +134,10 @@ public struct ScrollSimulation: Sendable {
         let natural = projectedPosition(forVelocity: v)
         let chosen = snap(natural)
         let destination = chosen.isFinite ? chosen : natural
+        if !bounds.contains(position), !bounds.contains(destination) {
+            startBounce(velocity: v)            // already past an end (mid-bounce) and going nowhere inside: spring back
+            return nearestBound(to: position)
+        }
         if bounds.contains(destination) {
             decelerate(to: destination)
             return destination

@@ -182,9 +182,11 @@ public actor DiskImageCache {
         let width = u32(8), height = u32(12), keyLength = u32(16), pixelLength = u32(20)
         var checksum: UInt64 = 0
         for i in 0..<8 { checksum |= UInt64(bytes[24 + i]) << (8 * UInt64(i)) }
-        guard key.size.mode == .fit || (width == key.size.width && height == key.size.height),
+        // Sizes come from the file: check them without trusting them (no overflow, no allocation).
+        guard bytes.count == headerSize + keyLength + pixelLength, width > 0, height > 0,
+              width <= ThumbnailSize.maximumSide, height <= ThumbnailSize.maximumSide,
               pixelLength == width * height * 4,
-              bytes.count == headerSize + keyLength + pixelLength else { return nil }
+              key.size.mode == .fit || (width == key.size.width && height == key.size.height) else { return nil }
         let keyBytes = Array(bytes[headerSize..<(headerSize + keyLength)])
         guard keyBytes == Array(keyText(key).utf8) else { return nil }
         let pixels = Array(bytes[(headerSize + keyLength)...])

@@ -70,6 +70,8 @@ public actor ImageLoader {
         let epoch: Int
         let diskGeneration: Int?
         var task: Task<Void, Never>?
+        /// Cancelled work stays listed until it winds down; new requests must not join it.
+        var isCancelled = false
         let identifier: UInt64
 
         init(identifier: UInt64, priority: LoadPriority, isPrefetch: Bool, epoch: Int, diskGeneration: Int?) {
@@ -139,8 +141,9 @@ public actor ImageLoader {
                     continuation.resume(returning: .failure(.cancelled))
                     return
                 }
-                let job = jobs[key] ?? start(key, priority: priority, isPrefetch: false)
+                let job = liveJob(for: key) ?? start(key, priority: priority, isPrefetch: false)
                 job.waiters[waiter] = continuation
+                job.isPrefetch = false                    // someone waits for it now: the scroll-away policy applies
                 if priority > job.priority { job.priority = priority }
             }
         } onCancel: {
@@ -152,7 +155,7 @@ public actor ImageLoader {
     /// Starts loading `keys` at prefetch priority (those already cached or
     /// under way are left alone). Nothing waits for them; they fill the caches.
     public func prefetch(_ keys: [ThumbnailKey]) {
-        for key in keys where jobs[key] == nil && !memoryCache.contains(key) {
+        for key in keys where liveJob(for: key) == nil && !memoryCache.contains(key) {
             start(key, priority: .prefetch, isPrefetch: true)
         }
     }
@@ -160,6 +163,7 @@ public actor ImageLoader {
     /// Cancels prefetching of every key not in `keep` that no one waits for.
     public func cancelPrefetching(except keep: Set<ThumbnailKey> = []) {
         for (key, job) in jobs where job.isPrefetch && job.waiters.isEmpty && !keep.contains(key) {
+            job.isCancelled = true
             job.task?.cancel()
         }
     }
@@ -207,6 +211,12 @@ public actor ImageLoader {
     }
 
     // MARK: The pipeline
+
+    /// The work under way for `key`, unless it was cancelled.
+    private func liveJob(for key: ThumbnailKey) -> Job? {
+        guard let job = jobs[key], !job.isCancelled else { return nil }
+        return job
+    }
 
     @discardableResult
     private func start(_ key: ThumbnailKey, priority: LoadPriority, isPrefetch: Bool) -> Job {
@@ -295,6 +305,7 @@ public actor ImageLoader {
         guard let job = jobs[key], let continuation = job.waiters.removeValue(forKey: waiter) else { return }
         continuation.resume(returning: .failure(.cancelled))
         if job.waiters.isEmpty, !job.isPrefetch, configuration.scrollAwayPolicy == .cancel {
+            job.isCancelled = true
             job.task?.cancel()
         }
     }
