@@ -131,8 +131,12 @@ func registerLayoutBenchmarks() {
     }
 
     for count in LayoutBenchmarks.baselineItemCounts {
-        Benchmark("QuiltBuild/rfquilt/\(count)",
-                  configuration: LayoutBenchmarks.configuration(scalingFactor: .one, maxIterations: 20)) { (benchmark: Benchmark, spans: [QuiltSpan]) in
+        // One baseline build at 100,000 items takes about 2 s: no warm-up (it would eat the whole time budget)
+        // and a longer budget, so a few builds are measured.
+        var baselineBuild = LayoutBenchmarks.configuration(scalingFactor: .one, maxIterations: 20)
+        baselineBuild.warmupIterations = count >= 100_000 ? 0 : 3
+        baselineBuild.maxDuration = .seconds(count >= 100_000 ? 12 : 2)
+        Benchmark("QuiltBuild/rfquilt/\(count)", configuration: baselineBuild) { (benchmark: Benchmark, spans: [QuiltSpan]) in
             let blocks = spans.map { RFQuiltBaselineBlock(width: $0.width, height: $0.height) }
             for _ in benchmark.scaledIterations {
                 let quilt = RFQuiltBaseline(blockSizes: blocks, containerWidth: Double(LayoutBenchmarks.viewportSize.width))
@@ -150,8 +154,11 @@ func registerLayoutBenchmarks() {
             RFQuiltFrameFixture(spans: LayoutBenchmarks.spans(count: count))
         }
 
-        Benchmark("QuiltFrame/rfquilt-invalidated/\(count)",
-                  configuration: LayoutBenchmarks.configuration(scalingFactor: .one, maxIterations: 200)) { (benchmark: Benchmark, fixture: RFQuiltFrameFixture) in
+        // At 100,000 items one invalidated frame re-places tens of thousands of items (seconds): as above.
+        var invalidatedFrames = LayoutBenchmarks.configuration(scalingFactor: .one, maxIterations: 200)
+        invalidatedFrames.warmupIterations = count >= 100_000 ? 0 : 3
+        invalidatedFrames.maxDuration = .seconds(count >= 100_000 ? 12 : 2)
+        Benchmark("QuiltFrame/rfquilt-invalidated/\(count)", configuration: invalidatedFrames) { (benchmark: Benchmark, fixture: RFQuiltFrameFixture) in
             // Frames spread evenly through the content, as a long scroll visits them.
             let offset = fixture.path.offset(atFrame: benchmark.currentIteration * 997)
             for _ in benchmark.scaledIterations {
