@@ -113,6 +113,16 @@ public struct GalleryRenderer {
         if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
     }
 
+    /// The HUD line that describes the model's settings (the window adds
+    /// frame times and loader counters to it).
+    @MainActor
+    public static func settingsLine(of model: GalleryModel) -> String {
+        let settings = model.settings
+        return String(format: "%@ · %@ · intensity %.1f%@ · latency %@, failures %d %%", settings.layout.rawValue,
+                      settings.effect.rawValue, Double(settings.intensity), settings.reduceMotion ? " · Reduce Motion" : "",
+                      settings.latency.rawValue, Int(settings.failureRate * 100))
+    }
+
     public static let helpLines = [
         "ParallaxKit gallery — keys",
         "wheel, drag, arrows, Page Up/Down, Home/End   scroll (flings snap to rows)",

@@ -13,14 +13,22 @@ public enum GalleryRendering {
     @MainActor
     public static func frame(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
                              hud: Bool = false) async throws -> PixelImage? {
-        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
-        await model.loadPhotoList()
-        model.jump(to: scroll)
+        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
         let headless = try HeadlessRenderer(size: size)
         defer { headless.close() }
         headless.renderer.showsHUD = hud
         await model.settle(at: 0)
-        return headless.render(model)
+        return headless.render(model, hud: hud ? [GalleryRenderer.settingsLine(of: model)] : [])
+    }
+
+    /// A model with its photo list loaded, scrolled to `scroll`.
+    @MainActor
+    private static func prepared(library: PhotoLibrary, settings: GallerySettings, size: CGSize,
+                                 scroll: CGFloat) async -> GalleryModel {
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
+        await model.loadPhotoList()
+        model.jump(to: scroll)
+        return model
     }
 
     /// Renders the layered scene with the driver scrolled to `offset`.
@@ -44,11 +52,8 @@ public enum GalleryRendering {
     /// Returns the files written.
     @MainActor
     public static func sequence(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
-                                frames: Int, velocity: CGFloat, directory: URL,
-                                actions: [Int: @MainActor (GalleryModel, TimeInterval) async -> Void] = [:]) async throws -> [URL] {
-        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
-        await model.loadPhotoList()
-        model.jump(to: scroll)
+                                frames: Int, velocity: CGFloat, directory: URL) async throws -> [URL] {
+        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
         let headless = try HeadlessRenderer(size: size)
         defer { headless.close() }
         headless.renderer.showsHUD = false
@@ -58,7 +63,6 @@ public enum GalleryRendering {
         model.fling(velocity: velocity)
         for index in 0..<max(frames, 1) {
             let now = Double(index) / 60
-            if let action = actions[index] { await action(model, now) }
             await model.settle(at: now)
             guard let frame = headless.render(model), let png = frame.pngData() else { continue }
             let url = directory.appendingPathComponent(String(format: "frame-%04d.png", index + 1))

@@ -92,10 +92,9 @@ public final class GalleryWindow {
     private func hud() -> [String] {
         let cache = model.loader.memoryCache
         return [
-            String(format: "%.0f fps  p99 %.1f ms   %@ · %@ · intensity %.1f%@", statistics.framesPerSecond,
-                   statistics.percentile(0.99) * 1000, model.settings.layout.rawValue, model.settings.effect.rawValue,
-                   Double(model.settings.intensity), model.settings.reduceMotion ? " · Reduce Motion" : ""),
-            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · latency \(model.settings.latency.rawValue), failures \(Int(model.settings.failureRate * 100)) % · H for help",
+            String(format: "%.0f fps  p99 %.1f ms   ", statistics.framesPerSecond, statistics.percentile(0.99) * 1000)
+                + GalleryRenderer.settingsLine(of: model),
+            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",
         ]
     }
 

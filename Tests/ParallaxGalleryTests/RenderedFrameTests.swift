@@ -173,6 +173,19 @@ struct GalleryModelTests {
         #expect(model.topItem == top, "the switch kept the photo at the top")
     }
 
+    @Test func headlessFramesDrawTheHUDWhenAsked() async throws {
+        let library = PhotoLibrary.synthetic(count: 8, width: 120, height: 90)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let size = CGSize(width: 390, height: 300)
+        let plain = try #require(try await GalleryRendering.frame(library: library, settings: settings, size: size, scroll: 0))
+        let withHUD = try #require(try await GalleryRendering.frame(library: library, settings: settings, size: size, scroll: 0, hud: true))
+        // The HUD's text sits in the top-left band; the rest of the frame is the same.
+        let band = 0..<(30 * 390 * 4)
+        #expect(plain.pixels[band] != withHUD.pixels[band])
+        #expect(plain.pixels[(200 * 390 * 4)...] == withHUD.pixels[(200 * 390 * 4)...])
+    }
+
     @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {
         let library = PhotoLibrary.synthetic(count: 200, width: 120, height: 90)
         var settings = GallerySettings()

@@ -68,18 +68,16 @@ public actor ImageLoader {
         var priority: LoadPriority
         var isPrefetch: Bool
         let epoch: Int
-        let diskGeneration: Int?
         var task: Task<Void, Never>?
         /// Cancelled work stays listed until it winds down; new requests must not join it.
         var isCancelled = false
         let identifier: UInt64
 
-        init(identifier: UInt64, priority: LoadPriority, isPrefetch: Bool, epoch: Int, diskGeneration: Int?) {
+        init(identifier: UInt64, priority: LoadPriority, isPrefetch: Bool, epoch: Int) {
             self.identifier = identifier
             self.priority = priority
             self.isPrefetch = isPrefetch
             self.epoch = epoch
-            self.diskGeneration = diskGeneration
         }
     }
 
@@ -222,7 +220,7 @@ public actor ImageLoader {
     private func start(_ key: ThumbnailKey, priority: LoadPriority, isPrefetch: Bool) -> Job {
         counter += 1
         let identifier = counter
-        let job = Job(identifier: identifier, priority: priority, isPrefetch: isPrefetch, epoch: epoch, diskGeneration: nil)
+        let job = Job(identifier: identifier, priority: priority, isPrefetch: isPrefetch, epoch: epoch)
         jobs[key] = job
         job.task = Task.detached(priority: priority == .visible ? .userInitiated : .utility) {
             let result = await self.run(key)
