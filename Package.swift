@@ -10,6 +10,12 @@
 //   ParallaxImages    the image pipeline: sources, decoder, resampler, caches,
 //                     loader (over CParallaxCodecs, libjpeg + libpng, on Linux;
 //                     ImageIO on Apple platforms)
+//   ParallaxHosting   what a scroll-view adapter decides (which cells get
+//                     which placement, collection-view layout answers,
+//                     image requests for reused cells), against small
+//                     protocols so Linux tests drive it with fake views
+//   ParallaxUIKit     UIKit adapters (Apple platforms only; empty elsewhere)
+//   ParallaxSwiftUI   SwiftUI adapters (Apple platforms only; empty elsewhere)
 //   ParallaxDemo      the tuning report behind the `parallax-demo` command
 //   ParallaxGallery   the Linux photo gallery (SDL2) behind `parallax-gallery`
 //
@@ -24,6 +30,9 @@ let package = Package(
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxLayout", targets: ["ParallaxLayout"]),
         .library(name: "ParallaxImages", targets: ["ParallaxImages"]),
+        .library(name: "ParallaxHosting", targets: ["ParallaxHosting"]),
+        .library(name: "ParallaxUIKit", targets: ["ParallaxUIKit"]),
+        .library(name: "ParallaxSwiftUI", targets: ["ParallaxSwiftUI"]),
         .executable(name: "parallax-demo", targets: ["parallax-demo"]),
         .executable(name: "parallax-gallery", targets: ["parallax-gallery"]),
     ],
@@ -45,6 +54,11 @@ let package = Package(
                 .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),
+        .target(name: "ParallaxHosting", dependencies: ["ParallaxCore", "ParallaxLayout", "ParallaxImages"]),
+        // Apple-only: every file is inside `#if canImport(UIKit)` / `#if canImport(SwiftUI)`,
+        // so on Linux these build as empty modules. `make check-apple` type-checks them for iOS.
+        .target(name: "ParallaxUIKit", dependencies: ["ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting"]),
+        .target(name: "ParallaxSwiftUI", dependencies: ["ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting"]),
         .target(name: "ParallaxDemo", dependencies: ["ParallaxCore", "ParallaxLayout"]),
         // SDL2 and SDL2_ttf from the system (Debian: libsdl2-dev, libsdl2-ttf-dev).
         .systemLibrary(name: "CSDL2"),
@@ -78,6 +92,7 @@ let package = Package(
                 .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),
+        .testTarget(name: "ParallaxHostingTests", dependencies: ["ParallaxHosting"]),
         .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
         .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
     ]

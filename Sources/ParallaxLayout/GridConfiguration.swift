@@ -101,6 +101,18 @@ public struct GridConfiguration: Sendable, Hashable {
         try LayoutError.require(Double(headerHeight), "headerHeight")
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size: preferredItemSize)
+        hasher.combine(margins)
+        hasher.combine(size: spacing)
+        hasher.combine(columns)
+        hasher.combine(cellSizing)
+        hasher.combine(rowHeight)
+        hasher.combine(headerHeight)
+        hasher.combine(axis)
+        hasher.combine(layoutDirection)
+    }
 }
 
 extension GridConfiguration.Columns {

@@ -43,19 +43,49 @@ public enum PlaceKeeping {
     /// The first visible item of `layout` seen through `viewport`, or `nil`
     /// when no item's centre is on screen (an empty layout, or a viewport
     /// showing only margins or headers).
+    ///
+    /// Complexity: O(visible items).
     public static func anchor(in layout: some ItemLayout, viewport: ScrollViewport) -> Anchor? {
-        let axis = layout.axis
-        let mirrored = layout.isMainAxisMirrored
-        let edge = viewport.leadingEdge(along: axis, mirrored: mirrored)
-        var best: Anchor?
-        layout.forEachItem(in: viewport.visibleRect) { index, frame in
+        var best = AnchorSearch(axis: layout.axis, isMainAxisMirrored: layout.isMainAxisMirrored, viewport: viewport)
+        layout.forEachItem(in: viewport.visibleRect) { index, frame in best.consider(index, frame) }
+        return best.anchor
+    }
+
+    /// The first visible item among `items` (index and frame, in any order),
+    /// seen through `viewport`: the same rule as ``anchor(in:viewport:)``
+    /// for items laid out by something else, such as another
+    /// `UICollectionViewLayout` being switched away from.
+    ///
+    /// Complexity: O(items).
+    public static func anchor(
+        among items: some Sequence<VisibleItem<ItemIndex>>, axis: ScrollAxis, isMainAxisMirrored: Bool = false,
+        viewport: ScrollViewport
+    ) -> Anchor? {
+        var best = AnchorSearch(axis: axis, isMainAxisMirrored: isMainAxisMirrored, viewport: viewport)
+        for item in items { best.consider(item.id, item.frame) }
+        return best.anchor
+    }
+
+    /// RH's rule: the lowest index whose centre is past the leading edge.
+    private struct AnchorSearch {
+        let axis: ScrollAxis
+        let mirrored: Bool
+        let edge: CGFloat
+        var anchor: Anchor?
+
+        init(axis: ScrollAxis, isMainAxisMirrored: Bool, viewport: ScrollViewport) {
+            self.axis = axis
+            self.mirrored = isMainAxisMirrored
+            self.edge = viewport.leadingEdge(along: axis, mirrored: isMainAxisMirrored)
+        }
+
+        mutating func consider(_ index: ItemIndex, _ frame: CGRect) {
             let span = axis.mainSpan(of: frame)
             let centrePastEdge = mirrored ? edge - span.mid : span.mid - edge
-            guard centrePastEdge >= 0, best.map({ index < $0.index }) ?? true else { return }
+            guard centrePastEdge >= 0, anchor.map({ index < $0.index }) ?? true else { return }
             let distance = mirrored ? edge - span.upperBound : span.lowerBound - edge
-            best = Anchor(index: index, distance: distance)
+            anchor = Anchor(index: index, distance: distance)
         }
-        return best
     }
 
     /// The content offset that puts `anchor`'s item back in place in

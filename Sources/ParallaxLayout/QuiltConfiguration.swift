@@ -62,6 +62,15 @@ public struct QuiltConfiguration: Sendable, Hashable {
         try LayoutError.require(Double(headerHeight), "headerHeight")
         try LayoutError.require(Double(footerHeight), "footerHeight")
     }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size: blockSize)
+        hasher.combine(itemInsets)
+        hasher.combine(headerHeight)
+        hasher.combine(footerHeight)
+        hasher.combine(axis)
+        hasher.combine(layoutDirection)
+    }
 }
 
 /// Something a layout had to adjust while placing items. Layouts never

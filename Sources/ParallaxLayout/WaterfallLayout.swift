@@ -47,6 +47,16 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         try LayoutError.require(Double(headerHeight), "headerHeight")
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columns)
+        hasher.combine(preferredColumnWidth)
+        hasher.combine(margins)
+        hasher.combine(size: spacing)
+        hasher.combine(headerHeight)
+        hasher.combine(axis)
+        hasher.combine(layoutDirection)
+    }
 }
 
 /// A waterfall (masonry, Pinterest style): items of known aspect ratios in

@@ -25,4 +25,9 @@ public struct ParallaxPlacement: Sendable, Hashable {
     /// scale). It depends on the item's and viewport's sizes only, never on
     /// the scroll position, so images are decoded once per layout.
     @inlinable public var contentSize: CGSize { contentFrame.size }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(point: offset)
+        hasher.combine(rect: contentFrame)
+    }
 }

@@ -18,7 +18,12 @@ public struct VisibleItem<ID> {
 
 extension VisibleItem: Sendable where ID: Sendable {}
 extension VisibleItem: Equatable where ID: Equatable {}
-extension VisibleItem: Hashable where ID: Hashable {}
+extension VisibleItem: Hashable where ID: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(rect: frame)
+    }
+}
 
 /// Applies a ``ParallaxEffect`` to the items on screen, once per frame.
 ///

@@ -24,6 +24,12 @@ public struct ScrollViewport: Sendable, Hashable {
         self.insets = insets
     }
 
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size: size)
+        hasher.combine(point: contentOffset)
+        hasher.combine(insets)
+    }
+
     /// The content rectangle that is on screen.
     @inlinable public var visibleRect: CGRect { CGRect(origin: contentOffset, size: size) }
 

@@ -60,7 +60,8 @@ public struct DecodingOptions: Sendable, Hashable {
 /// process stages of the pipeline.
 ///
 /// On Linux, ``CodecImageDecoder`` (libjpeg-turbo and libpng); on Apple
-/// platforms an ImageIO decoder drops in behind the same protocol.
+/// platforms ``ImageIODecoder`` (ImageIO's thumbnail path) drops in behind
+/// the same protocol.
 /// Implementations are value types, safe to call from any thread at once.
 public protocol ImageDecoding: Sendable {
     /// A thumbnail of `size` from `data`.

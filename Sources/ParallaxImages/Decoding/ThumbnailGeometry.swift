@@ -62,4 +62,52 @@ struct ThumbnailGeometry: Sendable, Hashable {
         }
         return 1
     }
+
+    /// The `kCGImageSourceThumbnailMaxPixelSize` to ask ImageIO for when
+    /// making `size` from a picture *displayed* at `width × height` (after
+    /// EXIF orientation): the smallest longest side at which the crop still
+    /// has at least the thumbnail's pixels.
+    ///
+    /// ImageIO's thumbnail path scales the whole picture so that its longest
+    /// side is this many pixels, decoding at a reduced scale where the codec
+    /// can (JPEG DCT scaling, HEIC tiles), so the full-size picture never
+    /// exists in memory. The crop is cut and resampled to the exact size
+    /// afterwards, so it must not come out smaller than the thumbnail:
+    ///
+    ///     scale        = min(1, max(outW / cropW, outH / cropH))
+    ///     maxPixelSize = min(max(W, H), ceil(max(W, H) · scale)), at least 1
+    ///
+    /// Never above the picture's own longest side (ImageIO does not upscale;
+    /// a thumbnail larger than the picture is resampled up afterwards).
+    /// The geometry is taken with orientation `.up` because ImageIO's
+    /// `kCGImageSourceCreateThumbnailWithTransform` has already turned the
+    /// thumbnail upright; the longest side does not depend on orientation.
+    /// A relative tolerance of 10⁻¹² keeps floating-point noise in the crop
+    /// (a few ulps) from pushing an exact integer up to the next one.
+    /// Pure, so it is tested on Linux, where ImageIO does not exist.
+    static func imageIOMaxPixelSize(width: Int, height: Int, size: ThumbnailSize) -> Int {
+        guard width > 0, height > 0 else { return 1 }
+        let longestSide = max(width, height)
+        let geometry = ThumbnailGeometry(width: width, height: height, orientation: .up, size: size)
+        let longest = Double(longestSide)
+        // One multiplication and one division per side: exact when the
+        // crop side is a whole number and the answer is too.
+        let needed = max(longest * Double(geometry.storedOutput.width) / geometry.crop.width,
+                         longest * Double(geometry.storedOutput.height) / geometry.crop.height)
+        guard needed.isFinite, needed < longest else { return longestSide }
+        let side = (needed * (1 - 1e-12)).rounded(.up)
+        return side >= 1 ? Int(side) : 1
+    }
+
+    /// Where the whole picture (of the `width × height` this geometry was
+    /// made for) lands in the output, in output pixels with the origin at
+    /// the top left, so that the crop exactly fills the `storedOutput`
+    /// box: fill draws the picture larger than the box and centred, fit
+    /// draws it onto the box. The rectangle does not depend on the size the
+    /// picture was decoded at, only on its proportions.
+    func placement(ofWidth width: Int, height: Int) -> (x: Double, y: Double, width: Double, height: Double) {
+        let scaleX = Double(storedOutput.width) / crop.width
+        let scaleY = Double(storedOutput.height) / crop.height
+        return (-crop.x * scaleX, -crop.y * scaleY, Double(width) * scaleX, Double(height) * scaleY)
+    }
 }

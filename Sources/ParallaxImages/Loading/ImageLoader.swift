@@ -147,7 +147,12 @@ public actor ImageLoader {
         } onCancel: {
             Task { await self.cancelWaiter(waiter, for: key) }
         }
-        return try result.get()
+        // A switch rather than `result.get()`: the typed-throws `get()` is newer than the
+        // iOS 16 SDK's standard library, which `make check-apple` type-checks against.
+        switch result {
+        case .success(let loaded): return loaded
+        case .failure(let error): throw error
+        }
     }
 
     /// Starts loading `keys` at prefetch priority (those already cached or
@@ -249,7 +254,12 @@ public actor ImageLoader {
         case .failure(let error): return .failure(error == .cancelled ? .cancelled : .source(error))
         }
         guard await acquire(.decode, for: key) else { return .failure(.cancelled) }
-        let decoded = Result { () throws(ImageDecodingError) in try decoder.thumbnail(from: data, size: key.size) }
+        let decoded: Result<DecodedThumbnail, ImageDecodingError>
+        do throws(ImageDecodingError) {
+            decoded = .success(try decoder.thumbnail(from: data, size: key.size))
+        } catch {
+            decoded = .failure(error)
+        }
         await release(.decode)
         switch decoded {
         case .success(let thumbnail):

@@ -1,0 +1,109 @@
+import Foundation
+import ParallaxImages
+
+/// Loads thumbnails into reusable views (cells, image views) so that a view
+/// never shows another item's picture, however requests, reuses, reloads
+/// and erases interleave.
+///
+/// Each view is a `Target` (for UIKit, the view's `ObjectIdentifier`).
+/// ``load(_:into:display:)`` binds the target to a thumbnail through
+/// ``ImageBindings``; a result reaches `display` only if its ticket is still
+/// the target's current one, checked on the main actor in the same step as
+/// the display. Reusing a view for another item rebinds it, which cancels
+/// the old request (the loader's scroll-away policy decides whether the
+/// download itself goes on).
+///
+/// What the view is told follows seed 003: a memory-cache hit is shown at
+/// once; otherwise a placeholder (``ImagePlaceholder/cached`` black when the
+/// picture is stored on the device, the illustration when it must be
+/// downloaded), then the thumbnail with a ``fadeDuration`` cross-fade.
+///
+/// Complexity: O(1) per call, besides the loader's own work.
+@MainActor
+public final class ImageRequests<Target: Hashable & Sendable> {
+    /// The pipeline thumbnails come from.
+    public let loader: ImageLoader
+    /// The cross-fade for thumbnails that had to load; seed 003 uses 0.25 s.
+    public var fadeDuration: TimeInterval
+
+    private let source: (any ImageSource)?
+    private var bindings = ImageBindings<Target>()
+    private var tasks: [Target: Task<Void, Never>] = [:]
+    private var storedIDs: Set<ImageID> = []
+
+    /// Requests through `loader`. Give the loader's `source` to let the
+    /// first placeholder tell stored pictures from ones to download.
+    public init(loader: ImageLoader, source: (any ImageSource)? = nil, fadeDuration: TimeInterval = 0.25) {
+        self.loader = loader
+        self.source = source
+        self.fadeDuration = fadeDuration
+    }
+
+    /// Requests still running.
+    public var pendingCount: Int { tasks.count }
+
+    /// The thumbnail `target` is bound to, if any.
+    public func key(for target: Target) -> ThumbnailKey? { bindings.ticket(for: target)?.key }
+
+    /// Shows the thumbnail for `key` in `target`: `display` is called at
+    /// once (the cached image, or a placeholder) and, unless the image was
+    /// cached, once more with the image or the failure, provided `target`
+    /// has not been rebound or cancelled by then. A cancelled request shows
+    /// nothing more.
+    public func load(_ key: ThumbnailKey, into target: Target,
+                     display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+        tasks.removeValue(forKey: target)?.cancel()
+        let ticket = bindings.bind(target, to: key)
+        if let image = loader.memoryCache.image(for: key) {
+            display(.image(image, fadeDuration: 0))
+            return
+        }
+        let knownStored = storedIDs.contains(key.id)
+        display(.placeholder(knownStored ? .cached : .uncached))
+        let loader = self.loader, source = self.source
+        tasks[target] = Task { [weak self] in
+            if !knownStored, let source, await source.isStoredLocally(key.id) {
+                guard let self, self.bindings.accepts(ticket, for: target) else { return }
+                display(.placeholder(.cached))
+            }
+            let result: Result<LoadedImage, ImageLoadingError>
+            do throws(ImageLoadingError) {
+                result = .success(try await loader.image(for: key))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finish(result, ticket: ticket, target: target, display: display)
+        }
+    }
+
+    /// Stops showing anything new in `target` (it is being reused, or left
+    /// the screen); its request is cancelled.
+    public func cancel(_ target: Target) {
+        tasks.removeValue(forKey: target)?.cancel()
+        bindings.unbind(target)
+    }
+
+    /// Cancels every request and forgets which pictures are stored (after
+    /// an erase-all, every picture must be downloaded again).
+    public func reset() {
+        for task in tasks.values { task.cancel() }
+        tasks.removeAll()
+        bindings.unbindAll()
+        storedIDs.removeAll()
+    }
+
+    private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
+                        display: @MainActor (ImageDisplay) -> Void) {
+        guard bindings.accepts(ticket, for: target) else { return }
+        tasks[target] = nil
+        switch result {
+        case .success(let loaded):
+            if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
+            display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
+        case .failure(.cancelled):
+            bindings.unbind(target)
+        case .failure(let error):
+            display(.failure(error.description))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(UIKit)
+import ParallaxCore
+import UIKit
+
+/// Whole background layers that slide at their own speeds behind a scroll
+/// view: the "Cosmos" effect (seed 004). The scroll view is the driver; each
+/// layer follows at its ``LayeredParallax`` speed (0 stands still, 1 moves
+/// with the content), and is made just long enough to reach its end.
+///
+/// ```swift
+/// let background = LayeredParallaxView(layers: starLayers)   // bottom to top, one per speed
+/// view.insertSubview(background, belowSubview: scrollView)
+/// background.follow(scrollView)
+/// ```
+///
+/// The view updates once per frame, before Core Animation commits (see
+/// ``ParallaxController`` for why not on `contentOffset` changes), honours
+/// Reduce Motion (every layer then moves with the content) and, for
+/// horizontal stacks, right-to-left.
+@MainActor
+public final class LayeredParallaxView: UIView {
+    /// The speeds, intensity and direction of the stack.
+    public var model: LayeredParallax {
+        didSet { setNeedsLayout() }
+    }
+    /// The layer views, bottom to top; layer `i` moves at `model.speeds[i]`.
+    public let layerViews: [UIView]
+    /// The axis the driving scroll view scrolls along.
+    public var axis: ScrollAxis {
+        didSet { setNeedsLayout() }
+    }
+    /// The scroll view that drives the layers.
+    public private(set) weak var scrollView: UIScrollView?
+
+    private var frameObserver: RunLoopFrameObserver?
+
+    public init(model: LayeredParallax = .cosmos, layers: [UIView], axis: ScrollAxis = .vertical) {
+        self.model = model
+        self.layerViews = layers
+        self.axis = axis
+        super.init(frame: .zero)
+        clipsToBounds = true
+        isUserInteractionEnabled = false
+        for layer in layers { addSubview(layer) }
+    }
+
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// Drives the layers from `scrollView` from now on.
+    public func follow(_ scrollView: UIScrollView) {
+        self.scrollView = scrollView
+        frameObserver = RunLoopFrameObserver { [weak self] in self?.frameWillCommit() }
+    }
+
+    /// Stops following the scroll view.
+    public func stopFollowing() {
+        frameObserver?.invalidate()
+        frameObserver = nil
+        scrollView = nil
+    }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        updateLayers()
+    }
+
+    private func frameWillCommit() {
+        guard window != nil else { return }
+        updateLayers()
+    }
+
+    private func updateLayers() {
+        guard let scrollView else { return }
+        var stack = model
+        stack.isReduceMotionEnabled = model.isReduceMotionEnabled || UIAccessibility.isReduceMotionEnabled
+        if axis == .horizontal {
+            stack.layoutDirection = effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        }
+        let insets = scrollView.adjustedContentInset
+        let lowerInset = axis == .vertical ? insets.top : insets.left
+        let driverOffset = axis.main(scrollView.contentOffset) + lowerInset
+        let driverExtent = axis.main(scrollView.contentSize)
+        let viewportExtent = axis.main(bounds.size)
+        for (index, layer) in layerViews.enumerated() {
+            let extent = stack.contentExtent(ofLayer: index, driverContentExtent: driverExtent,
+                                             viewportExtent: viewportExtent)
+            let offset = stack.offset(ofLayer: index, driverOffset: driverOffset, driverContentExtent: driverExtent,
+                                      viewportExtent: viewportExtent)
+            let frame = axis.rect(main: Span(-offset, max(extent, viewportExtent)),
+                                  cross: Span(0, axis.cross(bounds.size)))
+            if layer.frame != frame { layer.frame = frame }
+        }
+    }
+}
+#endif

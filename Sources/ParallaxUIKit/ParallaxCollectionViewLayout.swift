@@ -1,0 +1,204 @@
+#if canImport(UIKit)
+import ParallaxCore
+import ParallaxHosting
+import ParallaxLayout
+import UIKit
+
+/// A `UICollectionViewLayout` over ParallaxKit's layouts: the grid and list
+/// of seed 003, the quilt, the waterfall, or any ``ItemLayout``.
+///
+/// ```swift
+/// let collectionView = UICollectionView(frame: .zero, collectionViewLayout: ParallaxCollectionViewLayout.grid())
+/// collectionView.setCollectionViewLayout(ParallaxCollectionViewLayout.list(), animated: true)  // keeps the photo
+/// ```
+///
+/// Every decision is ``CollectionLayoutState``'s (tested on Linux); this
+/// class translates it into UIKit's overrides:
+/// - attributes for a rect in O(visible items), from the closed-form or
+///   indexed layout, nothing cached per item;
+/// - invalidation only when the collection view's size changes (a scroll
+///   never rebuilds);
+/// - snapping through `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`;
+/// - the first visible item kept in place across size changes and layout
+///   switches through `targetContentOffset(forProposedContentOffset:)`.
+///
+/// Layouts are built left-to-right; in a right-to-left interface UIKit
+/// mirrors them (``flipsHorizontallyInOppositeLayoutDirection`` is `true`).
+/// Section headers (when the layout has them) are supplementary views of
+/// kind `UICollectionView.elementKindSectionHeader`.
+@MainActor
+open class ParallaxCollectionViewLayout: UICollectionViewLayout {
+    /// The decisions behind this layout.
+    public private(set) var state: CollectionLayoutState
+    /// The scroll axis of the layout it builds.
+    public let axis: ScrollAxis
+
+    /// A layout made by `builder`, scrolling along `axis` (the axis the
+    /// builder's layouts use).
+    public init(axis: ScrollAxis = .vertical, isSnappingEnabled: Bool = true,
+                builder: @escaping CollectionLayoutState.Builder) {
+        self.axis = axis
+        self.state = CollectionLayoutState(isSnappingEnabled: isSnappingEnabled, builder: builder)
+        super.init()
+    }
+
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// Seed 003's photo grid (or any grid configuration).
+    public static func grid(_ configuration: GridConfiguration = .grid, isSnappingEnabled: Bool = true)
+        -> ParallaxCollectionViewLayout {
+        ParallaxCollectionViewLayout(axis: configuration.axis, isSnappingEnabled: isSnappingEnabled,
+                                     builder: CollectionLayoutState.grid(configuration))
+    }
+
+    /// Seed 003's list: full-width rows half as tall as wide.
+    public static func list(_ configuration: GridConfiguration = .list, isSnappingEnabled: Bool = true)
+        -> ParallaxCollectionViewLayout {
+        grid(configuration, isSnappingEnabled: isSnappingEnabled)
+    }
+
+    /// A quilt whose items cover `span(index)` blocks.
+    public static func quilt(_ configuration: QuiltConfiguration = QuiltConfiguration(), isSnappingEnabled: Bool = false,
+                             span: @escaping (ItemIndex) -> QuiltSpan) -> ParallaxCollectionViewLayout {
+        ParallaxCollectionViewLayout(axis: configuration.axis, isSnappingEnabled: isSnappingEnabled,
+                                     builder: CollectionLayoutState.quilt(configuration, span: span))
+    }
+
+    /// A waterfall of items with the aspect ratios of `size(index)`.
+    public static func waterfall(_ configuration: WaterfallConfiguration = WaterfallConfiguration(),
+                                 size: @escaping (ItemIndex) -> CGSize) -> ParallaxCollectionViewLayout {
+        ParallaxCollectionViewLayout(axis: configuration.axis, isSnappingEnabled: false,
+                                     builder: CollectionLayoutState.waterfall(configuration, size: size))
+    }
+
+    /// Whether flings come to rest on a line of items.
+    public var isSnappingEnabled: Bool {
+        get { state.isSnappingEnabled }
+        set { state.isSnappingEnabled = newValue }
+    }
+
+    /// Why the layout could not be built, if it could not (it then shows nothing).
+    public var layoutError: LayoutError? { state.error }
+
+    // MARK: Building
+
+    open override func prepare() {
+        super.prepare()
+        guard let collectionView else { return }
+        let sections = max(collectionView.numberOfSections, 0)
+        let counts = (0..<sections).map { max(collectionView.numberOfItems(inSection: $0), 0) }
+        state.prepare(containerSize: containerSize(of: collectionView), itemCounts: counts)
+    }
+
+    open override func invalidateLayout(with context: UICollectionViewLayoutInvalidationContext) {
+        if context.invalidateEverything || context.invalidateDataSourceCounts { state.invalidateContents() }
+        super.invalidateLayout(with: context)
+    }
+
+    open override var collectionViewContentSize: CGSize { state.contentSize }
+
+    open override var flipsHorizontallyInOppositeLayoutDirection: Bool { true }
+
+    // MARK: Attributes
+
+    open override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {
+        guard let layout = state.layout else { return [] }
+        var attributes: [UICollectionViewLayoutAttributes] = []
+        layout.forEachItem(in: rect) { index, frame in
+            let item = UICollectionViewLayoutAttributes(forCellWith: IndexPath(item: index.item, section: index.section))
+            item.frame = frame
+            attributes.append(item)
+        }
+        for section in 0..<layout.numberOfSections {
+            if let header = headerAttributes(section: section, in: layout), header.frame.intersects(rect) {
+                attributes.append(header)
+            }
+        }
+        return attributes
+    }
+
+    open override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {
+        guard let frame = state.layout?.frame(of: ItemIndex(item: indexPath.item, section: indexPath.section)) else {
+            return nil
+        }
+        let attributes = UICollectionViewLayoutAttributes(forCellWith: indexPath)
+        attributes.frame = frame
+        return attributes
+    }
+
+    open override func layoutAttributesForSupplementaryView(
+        ofKind elementKind: String, at indexPath: IndexPath
+    ) -> UICollectionViewLayoutAttributes? {
+        guard elementKind == UICollectionView.elementKindSectionHeader, let layout = state.layout else { return nil }
+        return headerAttributes(section: indexPath.section, in: layout)
+    }
+
+    private func headerAttributes(section: Int, in layout: any ItemLayout) -> UICollectionViewLayoutAttributes? {
+        guard let frame = layout.headerFrame(ofSection: section), frame.width > 0, frame.height > 0 else { return nil }
+        let attributes = UICollectionViewLayoutAttributes(
+            forSupplementaryViewOfKind: UICollectionView.elementKindSectionHeader,
+            with: IndexPath(item: 0, section: section))
+        attributes.frame = frame
+        return attributes
+    }
+
+    // MARK: Size changes, snapping, place keeping
+
+    open override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
+        guard let collectionView else { return false }
+        return state.boundsWillChange(from: viewport(of: collectionView), to: newBounds)
+    }
+
+    open override func prepareForTransition(from oldLayout: UICollectionViewLayout) {
+        super.prepareForTransition(from: oldLayout)
+        guard let collectionView else { return }
+        let viewport = viewport(of: collectionView)
+        if let old = oldLayout as? ParallaxCollectionViewLayout {
+            state.keepPlace(of: old.state.anchor(in: viewport))
+        } else {
+            // Someone else's layout: the same rule over the items it shows.
+            let visible = (oldLayout.layoutAttributesForElements(in: collectionView.bounds) ?? [])
+                .filter { $0.representedElementCategory == .cell }
+                .map { VisibleItem(id: ItemIndex(item: $0.indexPath.item, section: $0.indexPath.section), frame: $0.frame) }
+            state.keepPlace(of: PlaceKeeping.anchor(among: visible, axis: axis, viewport: viewport))
+        }
+    }
+
+    open override func targetContentOffset(forProposedContentOffset proposedContentOffset: CGPoint) -> CGPoint {
+        guard let collectionView else { return proposedContentOffset }
+        return state.targetContentOffset(forProposed: proposedContentOffset, in: viewport(of: collectionView))
+    }
+
+    open override func targetContentOffset(
+        forProposedContentOffset proposedContentOffset: CGPoint, withScrollingVelocity velocity: CGPoint
+    ) -> CGPoint {
+        guard let collectionView else { return proposedContentOffset }
+        return state.targetContentOffset(forProposed: proposedContentOffset, velocity: velocity,
+                                         in: viewport(of: collectionView))
+    }
+
+    // MARK: Geometry
+
+    /// The collection view as place keeping and snapping see it: its size,
+    /// offset and adjusted insets (safe area included).
+    private func viewport(of collectionView: UICollectionView) -> ScrollViewport {
+        let insets = collectionView.adjustedContentInset
+        return ScrollViewport(
+            size: collectionView.bounds.size, contentOffset: collectionView.contentOffset,
+            insets: EdgeInsets(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right))
+    }
+
+    /// The room the layout has across the scroll axis: the bounds minus the
+    /// adjusted insets on that axis (a landscape notch is not laid out under).
+    private func containerSize(of collectionView: UICollectionView) -> CGSize {
+        let size = collectionView.bounds.size
+        let insets = collectionView.adjustedContentInset
+        switch axis {
+        case .vertical: return CGSize(width: max(size.width - insets.left - insets.right, 0), height: size.height)
+        case .horizontal: return CGSize(width: size.width, height: max(size.height - insets.top - insets.bottom, 0))
+        }
+    }
+}
+#endif

@@ -1,0 +1,214 @@
+#if canImport(UIKit)
+import ObjectiveC
+import ParallaxCore
+import ParallaxHosting
+import UIKit
+
+/// Parallax for the cells of a scroll view (`UICollectionView`,
+/// `UITableView` or a plain `UIScrollView`), by composition: no subclass to
+/// adopt, no delegate taken over.
+///
+/// ```swift
+/// ParallaxController.attach(to: collectionView)   // cells that conform to ParallaxCell move
+/// ```
+///
+/// How it hooks in: once per run-loop turn, just before Core Animation
+/// commits a frame, the controller lets the scroll view finish any pending
+/// layout (so cells that are about to appear exist) and hands every
+/// visible ``ParallaxCell`` its placement through a ``ParallaxDriver``. It
+/// never observes `contentOffset`, never becomes a delegate and never
+/// invalidates the collection view's layout. So offsets are right:
+/// - when a cell appears, in the same frame (not after the next scroll);
+/// - after rotation, inset and safe-area changes, and during and after
+///   reloads and batch updates;
+/// - for any layout: flow, compositional, ParallaxKit's, custom.
+///
+/// Reduce Motion (`UIAccessibility.isReduceMotionEnabled`) and right-to-left
+/// (`effectiveUserInterfaceLayoutDirection`) are read on every update and
+/// the controller updates when Reduce Motion changes.
+///
+/// The controller lives as long as its scroll view (it is stored with it)
+/// and holds the scroll view weakly.
+///
+/// Complexity: O(visible cells) per frame, and nothing at all while the
+/// run loop sleeps.
+@MainActor
+public final class ParallaxController {
+    /// The effect and its settings; changes show in the next frame.
+    public var configuration: ParallaxConfiguration {
+        get { driver.configuration }
+        set { driver.configuration = newValue; setNeedsUpdate() }
+    }
+
+    /// The scroll view whose cells move.
+    public private(set) weak var scrollView: UIScrollView?
+
+    /// What the controller has done (updates, placements, nested requests).
+    public var statistics: ParallaxDriver<ScrollViewHost>.Statistics { driver.statistics }
+
+    private let driver: ParallaxDriver<ScrollViewHost>
+    private let host: ScrollViewHost
+    private var frameObserver: RunLoopFrameObserver?
+    private var reduceMotionObserver: NSObjectProtocol?
+
+    /// Attaches a controller to `scrollView` (replacing one attached
+    /// before) and returns it. The axis, when not given, is the scroll
+    /// view's: a horizontal flow or compositional layout, or a
+    /// ParallaxKit layout's own axis; vertical otherwise.
+    @discardableResult
+    public static func attach(
+        to scrollView: UIScrollView,
+        effect: ParallaxEffect = .default,
+        axis: ScrollAxis? = nil,
+        intensity: CGFloat = 1
+    ) -> ParallaxController {
+        let configuration = ParallaxConfiguration(
+            effect: effect, axis: axis ?? inferredAxis(of: scrollView), intensity: intensity)
+        return attach(to: scrollView, configuration: configuration)
+    }
+
+    /// Attaches a controller with a full configuration.
+    @discardableResult
+    public static func attach(to scrollView: UIScrollView, configuration: ParallaxConfiguration) -> ParallaxController {
+        scrollView.parallaxController?.detach()
+        let controller = ParallaxController(scrollView: scrollView, configuration: configuration)
+        objc_setAssociatedObject(scrollView, &AssociatedKey.controller, controller, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        return controller
+    }
+
+    private init(scrollView: UIScrollView, configuration: ParallaxConfiguration) {
+        self.scrollView = scrollView
+        self.host = ScrollViewHost(scrollView: scrollView)
+        self.driver = ParallaxDriver(configuration: configuration)
+        frameObserver = RunLoopFrameObserver { [weak self] in self?.frameWillCommit() }
+        reduceMotionObserver = NotificationCenter.default.addObserver(
+            forName: UIAccessibility.reduceMotionStatusDidChangeNotification, object: nil, queue: .main
+        ) { [weak self] _ in
+            Task { @MainActor in self?.setNeedsUpdate() }
+        }
+    }
+
+    /// Places every visible cell now (for example right after changing a
+    /// cell's content outside a layout pass). Normally not needed.
+    public func updateNow() {
+        guard let scrollView, scrollView.window != nil else { return }
+        scrollView.layoutIfNeeded()
+        driver.update(host)
+    }
+
+    /// Stops moving cells and removes the controller from its scroll view.
+    /// Cells keep their last placement.
+    public func detach() {
+        frameObserver?.invalidate()
+        frameObserver = nil
+        if let reduceMotionObserver { NotificationCenter.default.removeObserver(reduceMotionObserver) }
+        reduceMotionObserver = nil
+        if let scrollView, scrollView.parallaxController === self {
+            objc_setAssociatedObject(scrollView, &AssociatedKey.controller, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+    }
+
+    private func setNeedsUpdate() {
+        // The frame observer runs in this turn of the run loop; make sure there is one.
+        CFRunLoopWakeUp(CFRunLoopGetMain())
+    }
+
+    private func frameWillCommit() {
+        guard let scrollView else {
+            detach()
+            return
+        }
+        guard scrollView.window != nil, !scrollView.isHidden else { return }
+        updateNow()
+    }
+
+    private static func inferredAxis(of scrollView: UIScrollView) -> ScrollAxis {
+        guard let collectionView = scrollView as? UICollectionView else { return .vertical }
+        switch collectionView.collectionViewLayout {
+        case let flow as UICollectionViewFlowLayout:
+            return flow.scrollDirection == .horizontal ? .horizontal : .vertical
+        case let compositional as UICollectionViewCompositionalLayout:
+            return compositional.configuration.scrollDirection == .horizontal ? .horizontal : .vertical
+        case let parallax as ParallaxCollectionViewLayout:
+            return parallax.axis
+        default:
+            return .vertical
+        }
+    }
+}
+
+extension UIScrollView {
+    /// The ``ParallaxController`` attached to this scroll view, if any.
+    public var parallaxController: ParallaxController? {
+        objc_getAssociatedObject(self, &AssociatedKey.controller) as? ParallaxController
+    }
+}
+
+@MainActor
+private enum AssociatedKey {
+    static var controller: UInt8 = 0
+}
+
+/// A `UIScrollView` as ``ParallaxDriver`` sees it: its bounds, safe area,
+/// reading direction, and the visible cells that conform to ``ParallaxCell``.
+@MainActor
+public final class ScrollViewHost: ParallaxScrollHost {
+    public typealias Target = ParallaxView
+
+    private weak var scrollView: UIScrollView?
+
+    init(scrollView: UIScrollView) {
+        self.scrollView = scrollView
+    }
+
+    public var visibleBounds: CGRect { scrollView?.bounds ?? .zero }
+
+    public var obscuredInsets: EdgeInsets {
+        guard let insets = scrollView?.safeAreaInsets else { return .zero }
+        return EdgeInsets(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+    }
+
+    public var effectiveLayoutDirection: LayoutDirection {
+        scrollView?.effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+    }
+
+    public var isReduceMotionEnabled: Bool { UIAccessibility.isReduceMotionEnabled }
+
+    public func forEachParallaxTarget(_ body: (ParallaxView, CGRect) -> Void) {
+        guard let scrollView else { return }
+        switch scrollView {
+        case let collectionView as UICollectionView:
+            for cell in collectionView.visibleCells { visit(cell, in: scrollView, body) }
+        case let tableView as UITableView:
+            for cell in tableView.visibleCells { visit(cell, in: scrollView, body) }
+        default:
+            // A plain scroll view: conforming views anywhere in its content (inside stack
+            // views, say), but not inside a nested scroll view, which has its own controller.
+            for subview in scrollView.subviews { visitTree(subview, in: scrollView, body) }
+        }
+    }
+
+    private func visitTree(_ view: UIView, in scrollView: UIScrollView, _ body: (ParallaxView, CGRect) -> Void) {
+        if view is any ParallaxCell {
+            visit(view, in: scrollView, body)
+        } else if !(view is UIScrollView), !view.isHidden {
+            for subview in view.subviews { visitTree(subview, in: scrollView, body) }
+        }
+    }
+
+    private func visit(_ candidate: UIView, in scrollView: UIScrollView, _ body: (ParallaxView, CGRect) -> Void) {
+        guard let cell = candidate as? any ParallaxCell, !cell.isHidden else { return }
+        let view = cell.parallaxView
+        guard let superview = view.superview else { return }
+        // The centre and bounds, not `frame`: a cell scaled for a tap highlight keeps its parallax.
+        let centre = superview.convert(view.center, to: scrollView)
+        let size = view.bounds.size
+        body(view, CGRect(x: centre.x - size.width / 2, y: centre.y - size.height / 2,
+                          width: size.width, height: size.height))
+    }
+
+    public func apply(_ placement: ParallaxPlacement, to target: ParallaxView) {
+        target.apply(placement)
+    }
+}
+#endif

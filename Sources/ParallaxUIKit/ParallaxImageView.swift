@@ -1,0 +1,135 @@
+#if canImport(UIKit)
+import ParallaxCore
+import ParallaxHosting
+import ParallaxImages
+import UIKit
+
+/// A ``ParallaxView`` that shows a photo from the image pipeline, decoded at
+/// exactly the size it is shown at (the overscan the effect needs included,
+/// times the screen scale), and safe in reused cells.
+///
+/// ```swift
+/// cell.parallaxView.setImage(photoID, using: requests)   // in cellForItemAt
+/// ```
+///
+/// While the photo loads the view shows a placeholder: ``uncachedPlaceholder``
+/// when it must be downloaded, black when it is stored on the device; the
+/// photo then cross-fades in over 0.25 s. A memory-cache hit appears at
+/// once. The request is made when the view knows its content size (its
+/// first placement or layout) and again only when that size changes
+/// (rotation, a grid ↔ list switch). A reused view never shows the photo it
+/// was asked for before: ``ImageRequests`` checks every result against the
+/// view's current request.
+@MainActor
+public final class ParallaxImageView: ParallaxView {
+    /// The image view that moves. Its content mode is aspect fill.
+    public let imageView: UIImageView
+
+    /// Shown while a photo downloads (seed 003's illustration).
+    public var uncachedPlaceholder: UIImage?
+    /// The background while a stored photo decodes, and behind everything.
+    public var placeholderColor: UIColor = .black
+    /// The background when a photo failed to load.
+    public var failureColor: UIColor = .darkGray
+
+    /// Why the current photo failed to load, if it did.
+    public private(set) var failureMessage: String?
+
+    private var requestedID: ImageID?
+    private var requests: ImageRequests<ObjectIdentifier>?
+    private var currentKey: ThumbnailKey?
+
+    public init() {
+        let imageView = UIImageView()
+        imageView.contentMode = .scaleAspectFill
+        self.imageView = imageView
+        super.init(contentView: imageView)
+        backgroundColor = placeholderColor
+    }
+
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// Shows `image` directly, outside the pipeline (cancels any request).
+    public func setImage(_ image: UIImage?) {
+        cancelImageRequest()
+        imageView.image = image
+    }
+
+    /// Shows the photo `id`, loaded through `requests` at the size it is
+    /// shown at. `nil` clears the view.
+    public func setImage(_ id: ImageID?, using requests: ImageRequests<ObjectIdentifier>) {
+        if id != requestedID || requests !== self.requests {
+            cancelImageRequest()
+            requestedID = id
+            self.requests = requests
+        }
+        requestIfNeeded()
+    }
+
+    /// Forgets the current request: nothing it loads will be shown. Call
+    /// from the cell's `prepareForReuse()`.
+    public func cancelImageRequest() {
+        requests?.cancel(ObjectIdentifier(self))
+        requests = nil
+        requestedID = nil
+        currentKey = nil
+        failureMessage = nil
+        imageView.image = nil
+        backgroundColor = placeholderColor
+    }
+
+    public override func apply(_ placement: ParallaxPlacement) {
+        super.apply(placement)
+        requestIfNeeded()
+    }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        requestIfNeeded()
+    }
+
+    private func requestIfNeeded() {
+        guard let id = requestedID, let requests else { return }
+        let scale = max(traitCollection.displayScale, 1)
+        guard let size = try? ThumbnailSize(points: imageView.bounds.size, scale: scale, mode: .fill) else { return }
+        let key = ThumbnailKey(id: id, size: size)
+        guard key != currentKey else { return }
+        currentKey = key
+        requests.load(key, into: ObjectIdentifier(self)) { [weak self] display in
+            self?.show(display, scale: scale)
+        }
+    }
+
+    private func show(_ display: ImageDisplay, scale: CGFloat) {
+        failureMessage = nil
+        switch display {
+        case .placeholder(.uncached):
+            backgroundColor = placeholderColor
+            imageView.image = uncachedPlaceholder
+        case .placeholder(.cached):
+            backgroundColor = placeholderColor
+            imageView.image = nil
+        case .image(let pixels, let fadeDuration):
+            guard let cgImage = pixels.makeCGImage() else {
+                show(.failure("the thumbnail could not be converted for display"), scale: scale)
+                return
+            }
+            let image = UIImage(cgImage: cgImage, scale: scale, orientation: .up)
+            backgroundColor = placeholderColor
+            if fadeDuration > 0 {
+                UIView.transition(with: imageView, duration: fadeDuration, options: [.transitionCrossDissolve, .allowUserInteraction]) {
+                    self.imageView.image = image
+                }
+            } else {
+                imageView.image = image
+            }
+        case .failure(let message):
+            failureMessage = message
+            backgroundColor = failureColor
+            imageView.image = nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,68 @@
+#if canImport(UIKit)
+import ParallaxCore
+import UIKit
+
+/// A view that clips its ``contentView`` and lets a ``ParallaxController``
+/// size and move it: the content helper every parallax cell needs.
+///
+/// The controller computes the content's frame for the effect (taller or
+/// wider than this view by the effect's overscan, so the content can move
+/// without showing an edge) and calls ``apply(_:)``; this view only sets its
+/// content's size and centre. Pin this view to the cell with Auto Layout as
+/// usual: the content inside it is laid out by the placement, never by
+/// constraints (constraints would put it back on the next layout pass).
+///
+/// Until the first placement arrives (a view outside a controlled scroll
+/// view) the content simply fills the bounds.
+@MainActor
+open class ParallaxView: UIView {
+    /// The moving content. Its frame belongs to this view.
+    public let contentView: UIView
+
+    /// The last placement applied, if any.
+    public private(set) var placement: ParallaxPlacement?
+    private var placedSize: CGSize?
+
+    /// A view that moves `contentView` (a plain view when `nil`).
+    public init(contentView: UIView? = nil) {
+        self.contentView = contentView ?? UIView()
+        super.init(frame: .zero)
+        clipsToBounds = true
+        self.contentView.translatesAutoresizingMaskIntoConstraints = true
+        addSubview(self.contentView)
+    }
+
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// Sizes and moves the content to `placement` (in this view's
+    /// coordinates). Does nothing when the placement has not changed, so a
+    /// controller may call it every frame.
+    open func apply(_ placement: ParallaxPlacement) {
+        guard placement != self.placement || placedSize != bounds.size else { return }
+        self.placement = placement
+        placedSize = bounds.size
+        placeContent(in: placement.contentFrame)
+    }
+
+    open override func layoutSubviews() {
+        super.layoutSubviews()
+        // A size change before the next placement: fill, rather than show a stale overscan.
+        if let placement, placedSize == bounds.size {
+            placeContent(in: placement.contentFrame)
+        } else {
+            placement = nil
+            placedSize = nil
+            placeContent(in: bounds)
+        }
+    }
+
+    private func placeContent(in frame: CGRect) {
+        let size = frame.size
+        if contentView.bounds.size != size { contentView.bounds.size = size }
+        let centre = CGPoint(x: frame.midX, y: frame.midY)
+        if contentView.center != centre { contentView.center = centre }
+    }
+}
+#endif

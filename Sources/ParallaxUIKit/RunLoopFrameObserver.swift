@@ -1,0 +1,44 @@
+#if canImport(UIKit)
+import UIKit
+
+/// Calls a closure once per main run-loop turn, just before Core Animation
+/// commits the frame: after touches, scroll animations, rotations and
+/// reloads have changed things, and before anything reaches the screen.
+///
+/// This is how ParallaxKit hooks into a scroll view without becoming its
+/// delegate and without observing `contentOffset`: observers of
+/// `contentOffset` run in the middle of UIKit's own update (where a layout
+/// pass or a change of the offset re-enters them, the crash other libraries
+/// shipped) and before new cells exist (so appearing cells got no offset
+/// until the next scroll). Here the work runs at a quiet point, once per
+/// frame, when UIKit has nothing half done.
+///
+/// The observer's order is just below Core Animation's commit observer
+/// (2,000,000), so it runs before the commit in the same turn.
+@MainActor
+final class RunLoopFrameObserver {
+    private nonisolated(unsafe) var observer: CFRunLoopObserver?
+
+    init(_ body: @escaping @MainActor () -> Void) {
+        let observer = CFRunLoopObserverCreateWithHandler(
+            kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, 1_999_000
+        ) { _, _ in
+            // Formed on the main actor and not Sendable, so it stays there: the
+            // observer is added to the main run loop only.
+            body()
+        }
+        self.observer = observer
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, .commonModes)
+    }
+
+    /// Stops calling the closure.
+    func invalidate() {
+        if let observer { CFRunLoopObserverInvalidate(observer) }
+        observer = nil
+    }
+
+    deinit {
+        if let observer { CFRunLoopObserverInvalidate(observer) }
+    }
+}
+#endif

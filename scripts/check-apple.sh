@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Type-checks every Apple-only part of ParallaxKit for iOS on Linux: the
+# UIKit and SwiftUI adapters, the iOS example gallery and the README's quick
+# starts, in Swift 6 language mode, against a real iPhoneOS SDK.
+#
+# The toolkit-independent modules are type-checked for iOS too (they must
+# build there), then emitted as iOS module interfaces so the Apple code can
+# import them. Nothing is linked or run.
+#
+# It runs against two SDKs: iOS 16.5 (the oldest SDK the package supports,
+# so nothing newer slips in unguarded) and iOS 17.0 (where the iOS 17 code
+# paths, such as SwiftUI's `visualEffect`, are compiled too).
+#
+# Needs:
+#   uikit-typecheck   a script that drives the Linux Swift compiler against an
+#                     iPhoneOS SDK. Set UIKIT_TYPECHECK to its path; by default
+#                     the copy next to this project (../shared/tools/...) or
+#                     one on PATH.
+#   the SDKs          iPhoneOS16.5.sdk and iPhoneOS17.0.sdk in $APPLE_SDKS
+#                     (default ~/.cache/parallaxkit/apple-sdks). When they are
+#                     missing this script says how to get them and exits 2.
+#
+# Exit status: 0 every check passed, 1 a check failed, 2 setup missing.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+sdks_dir="${APPLE_SDKS:-$HOME/.cache/parallaxkit/apple-sdks}"
+sdk_names=(${APPLE_SDK_NAMES:-iPhoneOS16.5.sdk iPhoneOS17.0.sdk})
+out_root="$root/.build-apple"
+
+tool="${UIKIT_TYPECHECK:-}"
+if [[ -z "$tool" ]]; then
+  if [[ -x "$root/../shared/tools/uikit-typecheck/uikit-typecheck" ]]; then
+    tool="$root/../shared/tools/uikit-typecheck/uikit-typecheck"
+  else
+    tool="$(command -v uikit-typecheck || true)"
+  fi
+fi
+
+setup_help() {
+  cat >&2 <<EOF
+check-apple: $1
+
+How to set up (once per machine):
+  1. Get uikit-typecheck (it type-checks iOS Swift code with the Linux
+     toolchain and a public iPhoneOS SDK) and point UIKIT_TYPECHECK at it,
+     or put it on PATH.
+  2. Get bare git copies of the public SDK repositories:
+       theos/sdks          (has iPhoneOS16.5.sdk)
+       itsnebulalol/sdks   (has iPhoneOS17.0.sdk)
+     e.g. git clone --bare https://github.com/theos/sdks theos-sdks.git
+  3. Extract and repair both SDKs into $sdks_dir:
+       uikit-typecheck prepare-sdk theos-sdks.git iPhoneOS16.5.sdk $sdks_dir
+       uikit-typecheck prepare-sdk nebula-sdks.git iPhoneOS17.0.sdk $sdks_dir
+     (or set APPLE_SDKS to the folder that holds them).
+  4. Run make check-apple again. Never commit an SDK.
+EOF
+  exit 2
+}
+
+[[ -n "$tool" && -x "$tool" ]] || setup_help "uikit-typecheck not found (set UIKIT_TYPECHECK)"
+for sdk in "${sdk_names[@]}"; do
+  [[ -d "$sdks_dir/$sdk" ]] || setup_help "no SDK at $sdks_dir/$sdk"
+done
+
+# Modules in dependency order: name, then the folder of its sources.
+modules=(
+  "ParallaxCore Sources/ParallaxCore"
+  "ParallaxLayout Sources/ParallaxLayout"
+  "ParallaxImages Sources/ParallaxImages"
+  "ParallaxHosting Sources/ParallaxHosting"
+  "ParallaxUIKit Sources/ParallaxUIKit"
+  "ParallaxSwiftUI Sources/ParallaxSwiftUI"
+)
+# Code that imports the modules and is only type-checked.
+clients=(
+  "ParallaxExampleGallery Examples/iOSGallery/Sources"
+  "QuickStart Examples/QuickStart"
+)
+
+failures=0
+checks=0
+sources_of() { find "$1" -name '*.swift' | sort; }
+
+step() {  # step LABEL COMMAND...: runs one check, prints its verdict
+  local label="$1"; shift
+  local log; log="$(mktemp)"
+  checks=$((checks + 1))
+  if "$@" >"$log" 2>&1; then
+    printf '  ok      %s\n' "$label"
+  else
+    failures=$((failures + 1))
+    printf '  FAILED  %s\n' "$label"
+    grep -E 'error:|warning:' "$log" | grep -v '^ *|' | sed 's/^/          /' | head -40
+  fi
+  rm -f "$log"
+}
+
+for sdk in "${sdk_names[@]}"; do
+  sdk_path="$sdks_dir/$sdk"
+  mods="$out_root/$sdk/modules"
+  rm -rf "$mods"; mkdir -p "$mods"
+  common=(-s "$sdk_path" -v 6 -X -package-name -X ParallaxKit -X -I -X "$mods" -X -warnings-as-errors)
+  echo "iOS, $sdk, Swift 6 language mode:"
+
+  # The checker itself must be able to fail: a deliberate type error.
+  checks=$((checks + 1))
+  if "$tool" "${common[@]}" scripts/apple-canary/DeliberateTypeError.swift >/dev/null 2>&1; then
+    failures=$((failures + 1))
+    echo "  FAILED  canary: a deliberate type error type-checked clean, so this check proves nothing"
+  else
+    echo "  ok      canary: a deliberate type error is reported"
+  fi
+
+  for entry in "${modules[@]}"; do
+    read -r name dir <<<"$entry"
+    mapfile -t files < <(sources_of "$dir")
+    step "$name: type-check" "$tool" "${common[@]}" -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
+    # The interface later modules import. Function bodies were checked in
+    # the step above; skipping them here avoids lowering typed throws against
+    # an SDK standard library older than Swift 6, which crashes the compiler
+    # (a limit of this Linux cross-check, not of the package: Xcode's
+    # standard library has them).
+    step "$name: emit iOS module" "$tool" "${common[@]}" \
+      -X -Xfrontend -X -experimental-skip-all-function-bodies -m "$name" -o "$mods" "${files[@]}"
+  done
+  for entry in "${clients[@]}"; do
+    read -r name dir <<<"$entry"
+    mapfile -t files < <(sources_of "$dir")
+    step "$name: type-check" "$tool" "${common[@]}" -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
+  done
+done
+
+echo
+if [[ $failures -eq 0 ]]; then
+  echo "check-apple: all $checks checks passed"
+  exit 0
+fi
+echo "check-apple: $failures of $checks checks FAILED"
+exit 1
