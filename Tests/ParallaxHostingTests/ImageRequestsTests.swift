@@ -1,0 +1,206 @@
+import Foundation
+import ParallaxCore
+import ParallaxHosting
+import ParallaxImages
+import Testing
+
+/// Pictures that are one flat colour each, so a displayed image says which
+/// picture it is.
+enum Swatches {
+    static func id(_ n: Int) -> ImageID { ImageID("swatch-\(n).png") }
+    static func colour(_ n: Int) -> (UInt8, UInt8, UInt8) { (UInt8(n % 251), UInt8(n / 251 % 251), 99) }
+    static func data(_ n: Int) -> Data {
+        let (r, g, b) = colour(n)
+        return PixelImage(width: 8, height: 8, filledWith: (r, g, b, 255)).pngData() ?? Data()
+    }
+    static func source(count: Int) -> InMemoryImageSource {
+        InMemoryImageSource(images: (0..<count).map { (id($0), data($0)) })
+    }
+    static func key(_ n: Int) -> ThumbnailKey {
+        ThumbnailKey(id: id(n), size: (try? ThumbnailSize(width: 4, height: 4)) ?? ThumbnailSize.fallback)
+    }
+    static func number(shownBy image: PixelImage) -> Int? {
+        guard let p = image.pixel(x: 2, y: 2) else { return nil }
+        return (0..<1000).first { colour($0) == (p.r, p.g, p.b) }
+    }
+}
+
+extension ThumbnailSize {
+    static var fallback: ThumbnailSize { try! ThumbnailSize(width: 1, height: 1) }
+}
+
+/// A source whose downloads each wait for the test to release them, by picture.
+actor HeldSource: ImageSource {
+    let backing: InMemoryImageSource
+    var stored: Set<ImageID> = []
+    private var held: [ImageID: [CheckedContinuation<Void, Never>]] = [:]
+    private var released: Set<ImageID> = []
+
+    init(backing: InMemoryImageSource) { self.backing = backing }
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
+    func isStoredLocally(_ id: ImageID) async -> Bool { stored.contains(id) }
+    func markStored(_ id: ImageID) { stored.insert(id) }
+
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        if !released.contains(id) { await withCheckedContinuation { held[id, default: []].append($0) } }
+        return try await backing.data(for: id)
+    }
+
+    func release(_ id: ImageID) {
+        released.insert(id)
+        for gate in held.removeValue(forKey: id) ?? [] { gate.resume() }
+    }
+}
+
+/// Records what a target was told.
+@MainActor
+final class DisplayLog {
+    private(set) var entries: [ImageDisplay] = []
+    func record(_ display: ImageDisplay) { entries.append(display) }
+    var last: ImageDisplay? { entries.last }
+    var shownNumber: Int? {
+        if case .image(let image, _) = last { return Swatches.number(shownBy: image) }
+        return nil
+    }
+}
+
+@MainActor
+private func settle(_ requests: ImageRequests<Int>, timeout: Duration = .seconds(10)) async {
+    let deadline = ContinuousClock.now + timeout
+    while requests.pendingCount > 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
+@MainActor
+@Suite("ImageRequests: photos into reused views")
+struct ImageRequestsTests {
+    @Test("a download: the illustration first, then the photo with a 0.25 s cross-fade")
+    func download() async {
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: CodecImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader)
+        let log = DisplayLog()
+        requests.load(Swatches.key(2), into: 0) { log.record($0) }
+        #expect(log.entries == [.placeholder(.uncached)])
+        await settle(requests)
+        #expect(log.entries.count == 2)
+        #expect(log.shownNumber == 2)
+        if case .image(_, let fade) = log.last { #expect(fade == 0.25) } else { Issue.record("no image") }
+    }
+
+    @Test("a memory-cache hit is shown at once, with no placeholder and no fade")
+    func memoryHit() async {
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: CodecImageDecoder())
+        _ = try? await loader.image(for: Swatches.key(1))
+        let requests = ImageRequests<Int>(loader: loader)
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 7) { log.record($0) }
+        #expect(log.entries.count == 1)
+        #expect(log.shownNumber == 1)
+        if case .image(_, let fade) = log.last { #expect(fade == 0) } else { Issue.record("no image") }
+        #expect(requests.pendingCount == 0)
+    }
+
+    @Test("a photo stored on the device shows black, not the illustration")
+    func storedPhoto() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        await source.markStored(Swatches.id(3))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()), source: source)
+        let log = DisplayLog()
+        requests.load(Swatches.key(3), into: 0) { log.record($0) }
+        await source.release(Swatches.id(3))
+        await settle(requests)
+        #expect(log.entries.first == .placeholder(.uncached))
+        #expect(log.entries.dropFirst().first == .placeholder(.cached))
+        #expect(log.shownNumber == 3)
+        // Once a photo has loaded, the next view asking for it at another size knows it is stored.
+        let other = DisplayLog()
+        let bigger = ThumbnailKey(id: Swatches.id(3), size: (try? ThumbnailSize(width: 6, height: 6)) ?? .fallback)
+        requests.load(bigger, into: 1) { other.record($0) }
+        #expect(other.entries.first == .placeholder(.cached))
+        await settle(requests)
+    }
+
+    @Test("a reused view never shows the photo it asked for before, whichever finishes first")
+    func reuse() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(0), into: 5) { log.record($0) }
+        requests.load(Swatches.key(1), into: 5) { log.record($0) }       // the cell is reused
+        await source.release(Swatches.id(1))
+        await settle(requests)
+        #expect(log.shownNumber == 1)
+        await source.release(Swatches.id(0))
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(log.shownNumber == 1)
+        #expect(log.entries.filter { if case .image = $0 { return true } else { return false } }.count == 1)
+    }
+
+    @Test("a cancelled view is told nothing more; reset cancels everything")
+    func cancel() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(2), into: 1) { log.record($0) }
+        requests.cancel(1)
+        #expect(requests.pendingCount == 0 && requests.key(for: 1) == nil)
+        await source.release(Swatches.id(2))
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(log.entries == [.placeholder(.uncached)])
+
+        requests.load(Swatches.key(3), into: 1) { log.record($0) }
+        requests.load(Swatches.key(0), into: 2) { log.record($0) }
+        requests.reset()
+        #expect(requests.pendingCount == 0)
+        await source.release(Swatches.id(3))
+        await source.release(Swatches.id(0))
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(log.entries.allSatisfy { if case .image = $0 { return false } else { return true } })
+    }
+
+    @Test("a picture that fails shows the failure, with the reason")
+    func failure() async {
+        let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0x00, 0x01]))])
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: broken, decoder: CodecImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(0), into: 0) { log.record($0) }
+        await settle(requests)
+        guard case .failure(let message) = log.last else {
+            Issue.record("expected a failure, got \(String(describing: log.last))")
+            return
+        }
+        #expect(!message.isEmpty)
+        let missing = DisplayLog()
+        requests.load(Swatches.key(9), into: 1) { missing.record($0) }
+        await settle(requests)
+        if case .failure = missing.last {} else { Issue.record("a missing picture must fail") }
+    }
+
+    @Test("random reuse: every view ends showing the photo it asked for last, and never any other")
+    func randomReuse() async {
+        let count = 30
+        let loader = ImageLoader(source: SimulatedImageServer(
+            backing: Swatches.source(count: count),
+            behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: CodecImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader)
+        var rng = SplitMix64(seed: 77)
+        var wanted: [Int: Int] = [:]
+        var logs: [Int: DisplayLog] = [:]
+        var wrong = 0
+        for step in 0..<600 {
+            let view = Int.random(in: 0..<12, using: &rng)
+            let photo = Int.random(in: 0..<count, using: &rng)
+            wanted[view] = photo
+            let log = logs[view] ?? DisplayLog()
+            logs[view] = log
+            requests.load(Swatches.key(photo), into: view) { display in
+                log.record(display)
+                if case .image(let image, _) = display, Swatches.number(shownBy: image) != wanted[view] { wrong += 1 }
+            }
+            if step % 25 == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+        await settle(requests)
+        #expect(wrong == 0)
+        for (view, photo) in wanted { #expect(logs[view]?.shownNumber == photo) }
+    }
+}
