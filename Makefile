@@ -6,7 +6,7 @@ SWIFT ?= swift
 # for the core; python3 writes the benchmark report).
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool
 
-.PHONY: run demo test bench deps build clean media
+.PHONY: run demo test bench deps build clean media check-apple
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
@@ -42,8 +42,16 @@ bench: deps
 	scripts/bench-thumbnails.sh
 	scripts/bench-gallery.sh
 
+## The Apple surfaces (UIKit, SwiftUI, the iOS example, the README's quick
+## starts) type-checked for iOS in Swift 6 mode against the iOS 16.5 and
+## 17.0 SDKs. Not part of `make test`: it needs SDKs a fresh machine does not
+## have; without them it says how to get them and fails.
+check-apple:
+	@scripts/ensure-packages.sh python3 git
+	scripts/check-apple.sh
+
 build: deps
 	$(SWIFT) build
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build
+	rm -rf .build .build-* .build_* Benchmarks/.build

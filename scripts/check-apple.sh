@@ -50,7 +50,8 @@ How to set up (once per machine):
   2. Get bare git copies of the public SDK repositories:
        theos/sdks          (has iPhoneOS16.5.sdk)
        itsnebulalol/sdks   (has iPhoneOS17.0.sdk)
-     e.g. git clone --bare https://github.com/theos/sdks theos-sdks.git
+       git clone --bare https://github.com/theos/sdks theos-sdks.git
+       git clone --bare https://github.com/itsnebulalol/sdks nebula-sdks.git
   3. Extract and repair both SDKs into $sdks_dir:
        uikit-typecheck prepare-sdk theos-sdks.git iPhoneOS16.5.sdk $sdks_dir
        uikit-typecheck prepare-sdk nebula-sdks.git iPhoneOS17.0.sdk $sdks_dir

@@ -19,8 +19,12 @@ import UIKit
 /// ```
 @MainActor
 public protocol ParallaxCell: UIView {
+    /// The kind of view that shows the moving content: ``ParallaxView``, or
+    /// ``ParallaxImageView`` for photos from the pipeline.
+    associatedtype ParallaxContentView: ParallaxView
+
     /// The view whose bounds the effect is measured on and whose content it
     /// moves. It clips its content, so no edge of the photo ever shows.
-    var parallaxView: ParallaxView { get }
+    var parallaxView: ParallaxContentView { get }
 }
 #endif

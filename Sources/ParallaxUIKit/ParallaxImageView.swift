@@ -68,6 +68,13 @@ public final class ParallaxImageView: ParallaxView {
         requestIfNeeded()
     }
 
+    /// Asks for the current photo again (after a failure: seed 003 retries
+    /// a photo when its error tile is tapped).
+    public func retryImage() {
+        currentKey = nil
+        requestIfNeeded()
+    }
+
     /// Forgets the current request: nothing it loads will be shown. Call
     /// from the cell's `prepareForReuse()`.
     public func cancelImageRequest() {

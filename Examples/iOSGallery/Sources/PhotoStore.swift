@@ -1,0 +1,51 @@
+#if canImport(UIKit)
+import Foundation
+import ParallaxHosting
+import ParallaxImages
+
+/// Where the gallery's photos come from: the photos bundled with the app,
+/// served through a simulated server (random latency, per-photo, as in seed
+/// 003's demo) and loaded by the pipeline with ImageIO's thumbnail path.
+@MainActor
+final class PhotoStore {
+    let server: SimulatedImageServer
+    let loader: ImageLoader
+    let requests: ImageRequests<ObjectIdentifier>
+    private(set) var photos: [ImageID] = []
+    private(set) var problem: String?
+
+    init(photoFolder: URL?, latency: ClosedRange<Duration> = .zero ... .seconds(2)) {
+        let folder = photoFolder ?? URL(fileURLWithPath: "/nonexistent")
+        server = SimulatedImageServer(backing: FolderImageSource(directory: folder),
+                                      behavior: .init(latency: latency, seed: 3))
+        loader = ImageLoader(source: server, decoder: ImageIODecoder())
+        requests = ImageRequests(loader: loader, source: server)
+    }
+
+    /// Lists the photos; on failure the gallery shows `problem` instead.
+    func loadPhotoList() async {
+        do throws(ImageSourceError) {
+            photos = try await server.imageIDs()
+            problem = photos.isEmpty ? "No photos in the app's Photos folder." : nil
+        } catch {
+            photos = []
+            problem = error.description
+        }
+    }
+
+    /// Seed 003's "reload": the server forgets what it sent, so every photo
+    /// downloads again; decoded thumbnails are dropped.
+    func reloadAll() async {
+        requests.reset()
+        await server.reloadAll()
+        await loader.reloadAll()
+    }
+
+    /// Seed 003's "erase": as if the app were freshly installed.
+    func eraseAll() async {
+        requests.reset()
+        await server.eraseAll()
+        await loader.eraseAll()
+    }
+}
+#endif
