@@ -3,6 +3,7 @@
 import CoreGraphics
 #endif
 import ParallaxCore
+import ParallaxHosting
 import SwiftUI
 
 /// Whole background layers sliding at their own speeds behind a scroll
@@ -103,39 +104,20 @@ public struct LayeredParallaxBackground<Layer: View>: View {
     /// The stack with the environment's settings: right to left only for a
     /// horizontal stack (the model anchors right-to-left stacks at their
     /// end, which for a vertical one would be the bottom).
-    private var environmentStack: LayeredParallax {
-        var model = stack
-        model.layoutDirection = axis == .horizontal ? ParallaxCore.LayoutDirection(layoutDirection) : .leftToRight
-        model.isReduceMotionEnabled = stack.isReduceMotionEnabled || reduceMotion
-        return model
+    private var background: LayeredBackground {
+        LayeredBackground(stack: stack, axis: axis, loopPeriod: loopPeriod)
     }
 
-    /// Layer `index` as its builder sees it, and its offset now: the model's
-    /// `offset(ofLayer:…)`, wrapped into the layer's loop when it loops
-    /// (the gallery's `LayeredScene` does the same).
+    private var environmentStack: LayeredParallax {
+        background.resolved(layoutDirection: ParallaxCore.LayoutDirection(layoutDirection),
+                            isReduceMotionEnabled: reduceMotion)
+    }
+
     private func position(ofLayer index: Int, in model: LayeredParallax) -> (layer: ParallaxBackgroundLayer, offset: CGFloat) {
-        let driverOffset = axis.main(scrollGeometry.contentOffset)
-        let driverExtent = axis.main(scrollGeometry.contentSize)
-        let viewportExtent = axis.main(scrollGeometry.viewportSize)
-        let speed = model.effectiveSpeed(ofLayer: index)
-        let offset = model.offset(ofLayer: index, driverOffset: driverOffset,
-                                  driverContentExtent: driverExtent, viewportExtent: viewportExtent)
-        let extent: CGFloat
-        let wrapped: CGFloat
-        let period: CGFloat?
-        if let loopPeriod {
-            let loop = LoopingContent(period: loopPeriod * speed)
-            extent = loop.drawnExtent(viewportExtent: viewportExtent)
-            wrapped = loop.wrap(offset)
-            period = loop.period
-        } else {
-            extent = model.contentExtent(ofLayer: index, driverContentExtent: driverExtent,
-                                         viewportExtent: viewportExtent)
-            wrapped = offset
-            period = nil
-        }
-        let size = axis.size(main: extent.isFinite ? max(extent, 0) : 0, cross: axis.cross(scrollGeometry.viewportSize))
-        return (ParallaxBackgroundLayer(index: index, speed: speed, contentSize: size, loopPeriod: period), wrapped)
+        let layer = background.placement(
+            ofLayer: index, in: model, driverOffset: axis.main(scrollGeometry.contentOffset),
+            driverContentExtent: axis.main(scrollGeometry.contentSize), viewportSize: scrollGeometry.viewportSize)
+        return (layer, layer.offset)
     }
 }
 #endif

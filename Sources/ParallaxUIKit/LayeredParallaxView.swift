@@ -1,5 +1,6 @@
 #if canImport(UIKit)
 import ParallaxCore
+import ParallaxHosting
 import UIKit
 
 /// Whole background layers that slide at their own speeds behind a scroll
@@ -27,6 +28,12 @@ public final class LayeredParallaxView: UIView {
     public let layerViews: [UIView]
     /// The axis the driving scroll view scrolls along.
     public var axis: ScrollAxis {
+        didSet { setNeedsLayout() }
+    }
+    /// When set, every layer's art repeats after `loopPeriod · speed`
+    /// points (draw one period, then a copy of its first screen), so
+    /// layers can loop without end (``LoopingContent``).
+    public var loopPeriod: CGFloat? {
         didSet { setNeedsLayout() }
     }
     /// The scroll view that drives the layers.
@@ -73,23 +80,18 @@ public final class LayeredParallaxView: UIView {
 
     private func updateLayers() {
         guard let scrollView else { return }
-        var stack = model
-        stack.isReduceMotionEnabled = model.isReduceMotionEnabled || UIAccessibility.isReduceMotionEnabled
-        if axis == .horizontal {
-            stack.layoutDirection = effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
-        }
+        let background = LayeredBackground(stack: model, axis: axis, loopPeriod: loopPeriod)
+        let stack = background.resolved(
+            layoutDirection: effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
+            isReduceMotionEnabled: UIAccessibility.isReduceMotionEnabled)
+        // The driver's offset from its content's start: a scroll view resting under a bar sits at −inset.
         let insets = scrollView.adjustedContentInset
-        let lowerInset = axis == .vertical ? insets.top : insets.left
-        let driverOffset = axis.main(scrollView.contentOffset) + lowerInset
-        let driverExtent = axis.main(scrollView.contentSize)
-        let viewportExtent = axis.main(bounds.size)
+        let driverOffset = axis.main(scrollView.contentOffset) + (axis == .vertical ? insets.top : insets.left)
         for (index, layer) in layerViews.enumerated() {
-            let extent = stack.contentExtent(ofLayer: index, driverContentExtent: driverExtent,
-                                             viewportExtent: viewportExtent)
-            let offset = stack.offset(ofLayer: index, driverOffset: driverOffset, driverContentExtent: driverExtent,
-                                      viewportExtent: viewportExtent)
-            let frame = axis.rect(main: Span(-offset, max(extent, viewportExtent)),
-                                  cross: Span(0, axis.cross(bounds.size)))
+            let placement = background.placement(
+                ofLayer: index, in: stack, driverOffset: driverOffset,
+                driverContentExtent: axis.main(scrollView.contentSize), viewportSize: bounds.size)
+            let frame = placement.frame(along: axis)
             if layer.frame != frame { layer.frame = frame }
         }
     }

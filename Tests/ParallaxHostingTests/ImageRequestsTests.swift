@@ -71,6 +71,9 @@ private func settle(_ requests: ImageRequests<Int>, timeout: Duration = .seconds
     while requests.pendingCount > 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
 }
 
+@MainActor final class Wanted { var photos: [Int: Int] = [:] }
+@MainActor final class Counter { var count = 0 }
+
 @MainActor
 @Suite("ImageRequests: photos into reused views")
 struct ImageRequestsTests {
@@ -184,23 +187,25 @@ struct ImageRequestsTests {
             behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: CodecImageDecoder())
         let requests = ImageRequests<Int>(loader: loader)
         var rng = SplitMix64(seed: 77)
-        var wanted: [Int: Int] = [:]
+        let wanted = Wanted()
         var logs: [Int: DisplayLog] = [:]
-        var wrong = 0
+        let wrong = Counter()
         for step in 0..<600 {
             let view = Int.random(in: 0..<12, using: &rng)
             let photo = Int.random(in: 0..<count, using: &rng)
-            wanted[view] = photo
+            wanted.photos[view] = photo
             let log = logs[view] ?? DisplayLog()
             logs[view] = log
             requests.load(Swatches.key(photo), into: view) { display in
                 log.record(display)
-                if case .image(let image, _) = display, Swatches.number(shownBy: image) != wanted[view] { wrong += 1 }
+                if case .image(let image, _) = display, Swatches.number(shownBy: image) != wanted.photos[view] {
+                    wrong.count += 1
+                }
             }
             if step % 25 == 0 { try? await Task.sleep(for: .milliseconds(1)) }
         }
         await settle(requests)
-        #expect(wrong == 0)
-        for (view, photo) in wanted { #expect(logs[view]?.shownNumber == photo) }
+        #expect(wrong.count == 0)
+        for (view, photo) in wanted.photos { #expect(logs[view]?.shownNumber == photo) }
     }
 }
