@@ -42,7 +42,18 @@ public struct CollectionLayoutState {
 
     private let builder: Builder
     private var builtFor: (size: CGSize, counts: [Int])?
-    private var pendingAnchor: PlaceKeeping.Anchor?
+    private var pendingPlace: PendingPlace?
+
+    /// A place to restore at the next proposed offset.
+    private enum PendingPlace {
+        /// Remembered before the size changed to `size`: used only for that
+        /// size, and forgotten when the user scrolls first (UIKit does not
+        /// always propose an offset after a resize).
+        case resize(PlaceKeeping.Anchor?, size: CGSize)
+        /// Remembered when switching to this layout: UIKit always proposes
+        /// an offset to the new layout.
+        case layoutSwitch(PlaceKeeping.Anchor?)
+    }
 
     public init(isSnappingEnabled: Bool = true, placeKeeping: PlaceKeeping.Alignment = .preservesPosition,
                 builder: @escaping Builder) {
@@ -84,9 +95,13 @@ public struct CollectionLayoutState {
     /// moves the bounds' origin and must never rebuild). When it does, the
     /// first visible item is remembered so the next proposed offset keeps it.
     public mutating func boundsWillChange(from viewport: ScrollViewport, to newBounds: CGRect) -> Bool {
-        guard newBounds.size != viewport.size else { return false }
-        if pendingAnchor == nil, let layout {
-            pendingAnchor = PlaceKeeping.anchor(in: layout, viewport: viewport)
+        guard newBounds.size != viewport.size else {
+            // A scroll: the place is the user's again.
+            if case .resize = pendingPlace, newBounds.origin != viewport.contentOffset { pendingPlace = nil }
+            return false
+        }
+        if let layout {
+            pendingPlace = .resize(PlaceKeeping.anchor(in: layout, viewport: viewport), size: newBounds.size)
         }
         return true
     }
@@ -99,20 +114,26 @@ public struct CollectionLayoutState {
     /// Remembers `anchor` (found in the layout being switched away from) so
     /// that the next proposed offset keeps that item in place.
     public mutating func keepPlace(of anchor: PlaceKeeping.Anchor?) {
-        pendingAnchor = anchor
+        pendingPlace = .layoutSwitch(anchor)
     }
 
     /// The offset to use instead of `proposed` after a size change or a
     /// layout switch: the remembered item put back in place, seen through
     /// `viewport` (the new size and insets). Without a remembered item,
-    /// `proposed` clamped to the content. The remembered item is used once.
+    /// `proposed` clamped to the content. The remembered item is used once,
+    /// and one remembered before a resize only for the size it was
+    /// remembered for.
     public mutating func targetContentOffset(forProposed proposed: CGPoint, in viewport: ScrollViewport) -> CGPoint {
         guard let layout else { return proposed }
         var seen = viewport
         seen.contentOffset = proposed
-        defer { pendingAnchor = nil }
-        guard let anchor = pendingAnchor else {
-            return PlaceKeeping.contentOffset(restoring: nil, in: layout, viewport: seen)
+        let pending = pendingPlace
+        pendingPlace = nil
+        let anchor: PlaceKeeping.Anchor?
+        switch pending {
+        case .resize(let remembered, let size) where size == viewport.size: anchor = remembered
+        case .layoutSwitch(let remembered): anchor = remembered
+        default: anchor = nil
         }
         return PlaceKeeping.contentOffset(restoring: anchor, in: layout, viewport: seen, alignment: placeKeeping)
     }

@@ -49,7 +49,8 @@ public final class ParallaxController {
     private let driver: ParallaxDriver<ScrollViewHost>
     private let host: ScrollViewHost
     private var frameObserver: RunLoopFrameObserver?
-    private var reduceMotionObserver: NSObjectProtocol?
+    // Only touched on the main actor, and in deinit once nothing else can.
+    private nonisolated(unsafe) var reduceMotionObserver: NSObjectProtocol?
 
     /// Attaches a controller to `scrollView` (replacing one attached
     /// before) and returns it. The axis, when not given, is the scroll
@@ -86,6 +87,10 @@ public final class ParallaxController {
         ) { [weak self] _ in
             Task { @MainActor in self?.setNeedsUpdate() }
         }
+    }
+
+    deinit {
+        if let reduceMotionObserver { NotificationCenter.default.removeObserver(reduceMotionObserver) }
     }
 
     /// Places every visible cell now (for example right after changing a

@@ -97,8 +97,14 @@ public final class ParallaxImageView: ParallaxView {
         requestIfNeeded()
     }
 
+    public override func didMoveToWindow() {
+        super.didMoveToWindow()
+        requestIfNeeded()
+    }
+
     private func requestIfNeeded() {
-        guard let id = requestedID, let requests else { return }
+        // Outside a window the screen scale is not known yet: asking now could decode twice.
+        guard window != nil, let id = requestedID, let requests else { return }
         let scale = max(traitCollection.displayScale, 1)
         guard let size = try? ThumbnailSize(points: imageView.bounds.size, scale: scale, mode: .fill) else { return }
         let key = ThumbnailKey(id: id, size: size)

@@ -13,15 +13,17 @@ import UIKit
 /// until the next scroll). Here the work runs at a quiet point, once per
 /// frame, when UIKit has nothing half done.
 ///
-/// The observer's order is just below Core Animation's commit observer
-/// (2,000,000), so it runs before the commit in the same turn.
+/// Core Animation's commit observer has order 2,000,000 and UIKit's own
+/// pre-commit handler 1,999,000; this observer's order lies between them,
+/// so it runs after UIKit's preparations and before the commit, in the
+/// same turn.
 @MainActor
 final class RunLoopFrameObserver {
     private nonisolated(unsafe) var observer: CFRunLoopObserver?
 
     init(_ body: @escaping @MainActor () -> Void) {
         let observer = CFRunLoopObserverCreateWithHandler(
-            kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, 1_999_000
+            kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, 1_999_500
         ) { _, _ in
             // Formed on the main actor and not Sendable, so it stays there: the
             // observer is added to the main run loop only.

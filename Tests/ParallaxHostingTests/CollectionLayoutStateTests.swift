@@ -51,6 +51,25 @@ struct CollectionLayoutStateTests {
         #expect(later == CGPoint(x: 0, y: 1234))
     }
 
+    @Test("a place remembered before a resize is forgotten when the user scrolls first, or at another size")
+    func stalePlaces() throws {
+        var state = CollectionLayoutState(builder: CollectionLayoutState.grid())
+        state.prepare(containerSize: portrait, itemCounts: [1000])
+        let before = viewport(portrait, 3000)
+        _ = state.boundsWillChange(from: before, to: CGRect(origin: before.contentOffset, size: landscape))
+        state.prepare(containerSize: landscape, itemCounts: [1000])
+        // No proposal came (a plain resize); the user scrolls; a later reload proposes an offset.
+        _ = state.boundsWillChange(from: viewport(landscape, 3000), to: CGRect(x: 0, y: 900, width: 844, height: 390))
+        let afterScroll = state.targetContentOffset(forProposed: CGPoint(x: 0, y: 900), in: viewport(landscape, 900))
+        #expect(afterScroll == CGPoint(x: 0, y: 900))
+
+        _ = state.boundsWillChange(from: viewport(landscape, 900), to: CGRect(x: 0, y: 900, width: 390, height: 844))
+        state.prepare(containerSize: portrait, itemCounts: [1000])
+        // The proposal arrives for yet another size (a second resize already happened): not applied.
+        let elsewhere = state.targetContentOffset(forProposed: CGPoint(x: 0, y: 700), in: viewport(CGSize(width: 500, height: 700), 700))
+        #expect(elsewhere == CGPoint(x: 0, y: 700))
+    }
+
     @Test("switching grid → list keeps the top photo, whichever layout object it comes from")
     func layoutSwitch() throws {
         var grid = CollectionLayoutState(builder: CollectionLayoutState.grid(.grid))
