@@ -160,10 +160,7 @@ extension CollectionLayoutState {
     public static func quilt(_ configuration: QuiltConfiguration = QuiltConfiguration(),
                              span: @escaping (ItemIndex) -> QuiltSpan) -> Builder {
         { size, counts throws(LayoutError) in
-            let spans = counts.enumerated().map { section, count in
-                (0..<max(count, 0)).map { span(ItemIndex(item: $0, section: section)) }
-            }
-            return try QuiltLayout(configuration: configuration, sections: spans, containerSize: size)
+            try QuiltLayout(configuration: configuration, sections: perItem(counts, span), containerSize: size)
         }
     }
 
@@ -172,10 +169,14 @@ extension CollectionLayoutState {
     public static func waterfall(_ configuration: WaterfallConfiguration = WaterfallConfiguration(),
                                  size: @escaping (ItemIndex) -> CGSize) -> Builder {
         { containerSize, counts throws(LayoutError) in
-            let sizes = counts.enumerated().map { section, count in
-                (0..<max(count, 0)).map { size(ItemIndex(item: $0, section: section)) }
-            }
-            return try WaterfallLayout(configuration: configuration, sections: sizes, containerSize: containerSize)
+            try WaterfallLayout(configuration: configuration, sections: perItem(counts, size), containerSize: containerSize)
+        }
+    }
+
+    /// `value(index)` for every item of sections holding `counts` items.
+    private static func perItem<Value>(_ counts: [Int], _ value: (ItemIndex) -> Value) -> [[Value]] {
+        counts.enumerated().map { section, count in
+            (0..<max(count, 0)).map { value(ItemIndex(item: $0, section: section)) }
         }
     }
 }
