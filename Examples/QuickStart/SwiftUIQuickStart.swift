@@ -18,7 +18,7 @@ struct PhotoList: View {
             }
             .padding()
         }
-        .parallaxScrollContainer()                        // needed before iOS 17 only
+        .parallaxScrollContainer()                        // measures the scroll view
     }
 }
 #endif

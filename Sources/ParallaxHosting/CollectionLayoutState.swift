@@ -117,6 +117,13 @@ public struct CollectionLayoutState {
         pendingPlace = .layoutSwitch(anchor)
     }
 
+    /// Forgets a remembered place that was not used (a layout transition
+    /// ended without proposing an offset), so a later proposal (a reload,
+    /// a batch update) never jumps back to it.
+    public mutating func forgetPendingPlace() {
+        pendingPlace = nil
+    }
+
     /// The offset to use instead of `proposed` after a size change or a
     /// layout switch: the remembered item put back in place, seen through
     /// `viewport` (the new size and insets). Without a remembered item,

@@ -48,10 +48,21 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     /// Shows the thumbnail for `key` in `target`: `display` is called at
     /// once (the cached image, or a placeholder) and, unless the image was
     /// cached, once more with the image or the failure, provided `target`
-    /// has not been rebound or cancelled by then. A cancelled request shows
-    /// nothing more.
+    /// has not been rebound or cancelled by then.
+    ///
+    /// Asking for the same picture at another size (a rotation, a layout
+    /// switch) shows no placeholder: the view keeps what it shows until the
+    /// new size arrives. A request the pipeline cancels or loses to an
+    /// erase under a view that still wants it is made once more;
+    /// a request cancelled here (``cancel(_:)``, a rebind) shows nothing more.
     public func load(_ key: ThumbnailKey, into target: Target,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+        let isResize = bindings.ticket(for: target)?.key.id == key.id
+        start(key, into: target, showsPlaceholder: !isResize, retriesIfCancelled: true, display: display)
+    }
+
+    private func start(_ key: ThumbnailKey, into target: Target, showsPlaceholder: Bool, retriesIfCancelled: Bool,
+                       display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         tasks.removeValue(forKey: target)?.cancel()
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
@@ -59,10 +70,10 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             return
         }
         let knownStored = storedIDs.contains(key.id)
-        display(.placeholder(knownStored ? .cached : .uncached))
+        if showsPlaceholder { display(.placeholder(knownStored ? .cached : .uncached)) }
         let loader = self.loader, source = self.source
         tasks[target] = Task { [weak self] in
-            if !knownStored, let source, await source.isStoredLocally(key.id) {
+            if showsPlaceholder, !knownStored, let source, await source.isStoredLocally(key.id) {
                 guard let self, self.bindings.accepts(ticket, for: target) else { return }
                 display(.placeholder(.cached))
             }
@@ -72,7 +83,8 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             } catch {
                 result = .failure(error)
             }
-            self?.finish(result, ticket: ticket, target: target, display: display)
+            self?.finish(result, ticket: ticket, target: target, retriesIfCancelled: retriesIfCancelled,
+                         display: display)
         }
     }
 
@@ -93,13 +105,15 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     }
 
     private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
-                        display: @MainActor (ImageDisplay) -> Void) {
+                        retriesIfCancelled: Bool, display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         guard bindings.accepts(ticket, for: target) else { return }
         tasks[target] = nil
         switch result {
         case .success(let loaded):
             if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
             display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
+        case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
+            start(ticket.key, into: target, showsPlaceholder: true, retriesIfCancelled: false, display: display)
         case .failure(.cancelled):
             bindings.unbind(target)
         case .failure(let error):

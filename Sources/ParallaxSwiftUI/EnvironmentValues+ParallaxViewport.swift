@@ -2,6 +2,7 @@
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
+import ParallaxCore
 import SwiftUI
 
 extension EnvironmentValues {
@@ -15,6 +16,20 @@ extension EnvironmentValues {
         get { self[ParallaxViewportSizeKey.self] }
         set { self[ParallaxViewportSizeKey.self] = newValue }
     }
+}
+
+extension EnvironmentValues {
+    /// The edges of the scroll view that its safe area covers (bars, the
+    /// notch), published by ``SwiftUI/View/parallaxScrollContainer()``:
+    /// the effect is measured against the rest, as in UIKit.
+    var parallaxObscuredInsets: ParallaxCore.EdgeInsets {
+        get { self[ParallaxObscuredInsetsKey.self] }
+        set { self[ParallaxObscuredInsetsKey.self] = newValue }
+    }
+}
+
+private struct ParallaxObscuredInsetsKey: EnvironmentKey {
+    static let defaultValue = ParallaxCore.EdgeInsets.zero
 }
 
 private struct ParallaxViewportSizeKey: EnvironmentKey {

@@ -3,6 +3,7 @@
 import CoreGraphics
 #endif
 import ParallaxCore
+import ParallaxHosting
 import SwiftUI
 
 // The few translations between SwiftUI's vocabulary and the core's that
@@ -53,6 +54,13 @@ extension ParallaxScroller {
         return atRest.placement(forItemFrame: item, in: item)
     }
 
+    /// The window the effect is measured against: `viewport` minus the
+    /// `obscured` edges along the scroll axis (``ParallaxWindow/unobscured``,
+    /// the same rule as UIKit's controller).
+    func window(_ viewport: CGRect?, obscured: ParallaxCore.EdgeInsets) -> CGRect? {
+        viewport.map { ParallaxWindow.unobscured.rect(in: $0, obscured: obscured, axis: axis) }
+    }
+
     /// Whether the content's size depends on the viewport, not only on the
     /// item: true for the rate (window) effects, whose content is at least
     /// viewport-sized (see `ParallaxEffect`); depth content is the item plus
@@ -73,10 +81,12 @@ extension ParallaxScroller {
     /// bounds, the viewport is the scroll view's visible rectangle that
     /// `bounds(of:)` converts into them. The placement depends only on where
     /// the item sits in the viewport, so any common coordinate space is
-    /// exact. Outside such a scroll view the item is at rest.
-    func placement(of proxy: GeometryProxy) -> ParallaxPlacement {
+    /// exact. Outside such a scroll view the item is at rest. `obscured`
+    /// (from ``SwiftUI/View/parallaxScrollContainer()``, zero without it)
+    /// takes the bars out of the window.
+    func placement(of proxy: GeometryProxy, obscured: ParallaxCore.EdgeInsets) -> ParallaxPlacement {
         placement(forMeasuredFrame: CGRect(origin: .zero, size: proxy.size),
-                  in: proxy.bounds(of: .scrollView(axis: axis.swiftUIAxis)))
+                  in: window(proxy.bounds(of: .scrollView(axis: axis.swiftUIAxis)), obscured: obscured))
     }
 }
 #endif

@@ -47,6 +47,7 @@ public struct ParallaxImage: View {
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
     @Environment(\.layoutDirection) private var layoutDirection
     @Environment(\.parallaxViewportSize) private var viewportSize
+    @Environment(\.parallaxObscuredInsets) private var obscuredInsets
 
     /// An image that fills the view with parallax.
     ///
@@ -72,19 +73,21 @@ public struct ParallaxImage: View {
                                         environmentDirection: layoutDirection, reduceMotion: reduceMotion)
         #if canImport(SwiftUI, _version: 5.0)
         if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
+            let obscured = obscuredInsets
             GeometryReader { proxy in
                 // Depth content depends on the item alone; only a window
                 // effect reads the scroll view here, for its size.
                 let viewport = scroller.contentSizeDependsOnViewport
-                    ? proxy.bounds(of: .scrollView(axis: axis.swiftUIAxis)) : nil
+                    ? scroller.window(proxy.bounds(of: .scrollView(axis: axis.swiftUIAxis)), obscured: obscured) : nil
                 let item = CGRect(origin: .zero, size: proxy.size)
                 picture(sized: scroller.placement(forMeasuredFrame: item, in: viewport).contentSize, in: proxy.size)
                     .visualEffect { content, geometry in
-                        let offset = scroller.placement(of: geometry).offset
+                        let offset = scroller.placement(of: geometry, obscured: obscured).offset
                         return content.offset(x: offset.x, y: offset.y)
                     }
             }
             .clipped()
+            .contentShape(Rectangle())                           // taps and VoiceOver: the frame, not the overscan
             .environment(\.layoutDirection, .leftToRight)     // as in `measuredBody`
         } else {
             measuredBody(scroller)
@@ -100,11 +103,12 @@ public struct ParallaxImage: View {
         GeometryReader { proxy in
             let placement = scroller.placement(
                 forMeasuredFrame: proxy.frame(in: ParallaxScrollContainer.coordinateSpace),
-                in: viewportSize.map { CGRect(origin: .zero, size: $0) })
+                in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets))
             picture(sized: placement.contentSize, in: proxy.size)
                 .offset(x: placement.offset.x, y: placement.offset.y)
         }
         .clipped()
+        .contentShape(Rectangle())
         // Placed left to right, like the frames the placement comes from
         // (the core mirrors right-to-left anchors itself).
         .environment(\.layoutDirection, .leftToRight)

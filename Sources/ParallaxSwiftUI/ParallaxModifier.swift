@@ -52,18 +52,20 @@ struct ParallaxModifier: ViewModifier {
 
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
     @Environment(\.layoutDirection) private var layoutDirection
+    @Environment(\.parallaxObscuredInsets) private var obscuredInsets
 
     func body(content: Content) -> some View {
         let scroller = ParallaxScroller(effect: effect, axis: axis, intensity: intensity,
                                         environmentDirection: layoutDirection, reduceMotion: reduceMotion)
         #if canImport(SwiftUI, _version: 5.0)
         if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
+            let obscured = obscuredInsets
             // Applied left to right, like the geometry it comes from (see
             // `MeasuredParallaxModifier`).
             content
                 .environment(\.layoutDirection, layoutDirection)
                 .visualEffect { view, geometry in
-                    let offset = scroller.placement(of: geometry).offset
+                    let offset = scroller.placement(of: geometry, obscured: obscured).offset
                     return view.offset(x: offset.x, y: offset.y)
                 }
                 .environment(\.layoutDirection, .leftToRight)
@@ -85,11 +87,13 @@ struct MeasuredParallaxModifier: ViewModifier {
     var layoutDirection: SwiftUI.LayoutDirection
 
     @Environment(\.parallaxViewportSize) private var viewportSize
+    @Environment(\.parallaxObscuredInsets) private var obscuredInsets
     @State private var itemFrame: CGRect?
 
     func body(content: Content) -> some View {
         let offset = scroller.placement(
-            forMeasuredFrame: itemFrame, in: viewportSize.map { CGRect(origin: .zero, size: $0) }
+            forMeasuredFrame: itemFrame,
+            in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets)
         ).offset
         content
             .environment(\.layoutDirection, layoutDirection)
@@ -107,7 +111,7 @@ struct MeasuredParallaxModifier: ViewModifier {
                     Color.clear.preference(key: ItemFrameKey.self,
                                            value: proxy.frame(in: ParallaxScrollContainer.coordinateSpace))
                 }
-                .onPreferenceChange(ItemFrameKey.self) { itemFrame = $0 }
+                .onPreferenceChangeOnMainActor(ItemFrameKey.self) { itemFrame = $0 }
             )
     }
 }

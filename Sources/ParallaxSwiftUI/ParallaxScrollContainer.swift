@@ -2,11 +2,13 @@
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
+import ParallaxCore
 import SwiftUI
 
 extension View {
     /// Makes this scroll view the one that parallax views inside it measure
-    /// themselves against, on systems before iOS 17, macOS 14, tvOS 17.
+    /// themselves against: required before iOS 17, macOS 14 and tvOS 17,
+    /// recommended after.
     ///
     /// Apply it to the `ScrollView` itself (not to its content):
     ///
@@ -22,9 +24,12 @@ extension View {
     /// ``SwiftUI/View/onParallaxScrollGeometryChange(_:)`` need nothing
     /// else. Before iOS 17 they read their frame in a coordinate space this
     /// modifier names and the viewport's size it publishes; without it they
-    /// stay at rest (no offset, no scroll geometry). On iOS 17 and later it
-    /// is harmless: it names a coordinate space and measures the scroll view
-    /// once per resize, never per frame.
+    /// stay at rest (no offset, no scroll geometry). On every system it also
+    /// publishes the edges of the scroll view that bars cover (its safe
+    /// area), so the effect is measured against the part of the screen the
+    /// user sees, as UIKit's ``ParallaxHosting/ParallaxWindow/unobscured``
+    /// does; without it, from iOS 17 on, the whole scroll view counts. It
+    /// measures the scroll view once per resize, never per frame.
     public func parallaxScrollContainer() -> some View {
         modifier(ParallaxScrollContainer())
     }
@@ -43,23 +48,36 @@ struct ParallaxScrollContainer: ViewModifier {
     static var coordinateSpace: CoordinateSpace { .named(CoordinateSpaceName()) }
 
     @State private var viewportSize: CGSize?
+    @State private var obscuredInsets = ParallaxCore.EdgeInsets.zero
 
     func body(content: Content) -> some View {
         content
             .coordinateSpace(name: CoordinateSpaceName())
             .environment(\.parallaxViewportSize, viewportSize)
+            .environment(\.parallaxObscuredInsets, obscuredInsets)
             // Measured from a background so the scroll view's own layout is
             // untouched; it changes on rotation or resize, not while scrolling.
             .background(
                 GeometryReader { proxy in
-                    Color.clear.preference(key: ViewportSizeKey.self, value: proxy.size)
+                    Color.clear
+                        .preference(key: ViewportSizeKey.self, value: proxy.size)
+                        .preference(key: ObscuredInsetsKey.self, value: ParallaxCore.EdgeInsets(
+                            top: proxy.safeAreaInsets.top, left: proxy.safeAreaInsets.leading,
+                            bottom: proxy.safeAreaInsets.bottom, right: proxy.safeAreaInsets.trailing))
                 }
-                .onPreferenceChange(ViewportSizeKey.self) { viewportSize = $0 }
+                .onPreferenceChangeOnMainActor(ViewportSizeKey.self) { viewportSize = $0 }
+                .onPreferenceChangeOnMainActor(ObscuredInsetsKey.self) { obscuredInsets = $0 }
             )
     }
 }
 
 /// Carries the scroll view's size from its background to its container.
+private struct ObscuredInsetsKey: PreferenceKey {
+    static let defaultValue = ParallaxCore.EdgeInsets.zero
+
+    static func reduce(value: inout ParallaxCore.EdgeInsets, nextValue: () -> ParallaxCore.EdgeInsets) {}
+}
+
 private struct ViewportSizeKey: PreferenceKey {
     static let defaultValue: CGSize? = nil
 

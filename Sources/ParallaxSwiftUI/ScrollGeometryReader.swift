@@ -29,10 +29,11 @@ extension View {
     ///
     /// Each call is a state change in the caller, once per scrolled frame:
     /// keep what depends on it small (a background, not the list itself).
-    public func onParallaxScrollGeometryChange(_ action: @escaping (ParallaxScrollGeometry) -> Void) -> some View {
+    @MainActor
+    public func onParallaxScrollGeometryChange(_ action: @escaping @MainActor (ParallaxScrollGeometry) -> Void) -> some View {
         background(
             ScrollGeometryReader()
-                .onPreferenceChange(ScrollGeometryKey.self) { geometry in
+                .onPreferenceChangeOnMainActor(ScrollGeometryKey.self) { geometry in
                     if let geometry { action(geometry) }
                 }
         )

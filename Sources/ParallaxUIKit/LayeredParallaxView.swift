@@ -74,6 +74,10 @@ public final class LayeredParallaxView: UIView {
     }
 
     private func frameWillCommit() {
+        guard scrollView != nil else {
+            stopFollowing()
+            return
+        }
         guard window != nil else { return }
         updateLayers()
     }

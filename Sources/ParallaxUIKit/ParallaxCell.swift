@@ -2,10 +2,11 @@
 import ParallaxCore
 import UIKit
 
-/// A cell (or any view in a scroll view) that shows parallax.
+/// A cell (or a section header or footer, or any view in a plain scroll
+/// view) that shows parallax.
 ///
 /// The opt-in is the conformance: a ``ParallaxController`` gives every
-/// visible conforming cell its placement and never touches any other cell.
+/// visible conforming view its placement and never touches any other.
 /// This is Kurutepe's one-method protocol (`updateWithParallaxOffset:`,
 /// seed 000), typed: instead of an offset to interpret, the cell names the
 /// view that shows its moving content, and the controller sizes and moves

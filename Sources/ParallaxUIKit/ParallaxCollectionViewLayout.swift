@@ -14,8 +14,8 @@ import UIKit
 ///
 /// Every decision is ``CollectionLayoutState``'s (tested on Linux); this
 /// class translates it into UIKit's overrides:
-/// - attributes for a rect in O(visible items), from the closed-form or
-///   indexed layout, nothing cached per item;
+/// - attributes for a rect in O(visible items + sections), from the
+///   closed-form or indexed layout, nothing cached per item;
 /// - invalidation only when the collection view's size changes (a scroll
 ///   never rebuilds);
 /// - snapping through `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`;
@@ -23,15 +23,24 @@ import UIKit
 ///   switches through `targetContentOffset(forProposedContentOffset:)`.
 ///
 /// Layouts are built left-to-right; in a right-to-left interface UIKit
-/// mirrors them (``flipsHorizontallyInOppositeLayoutDirection`` is `true`).
+/// mirrors them (``flipsHorizontallyInOppositeLayoutDirection`` is `true`),
+/// so leave the configurations' `layoutDirection` at `.leftToRight`.
+/// Nothing is laid out under the safe area across the scroll axis (a
+/// landscape notch), whatever the collection view's inset adjustment.
 /// Section headers (when the layout has them) are supplementary views of
-/// kind `UICollectionView.elementKindSectionHeader`.
+/// kind `UICollectionView.elementKindSectionHeader`, and a quilt's section
+/// footers of kind `UICollectionView.elementKindSectionFooter`.
 @MainActor
 open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The decisions behind this layout.
     public private(set) var state: CollectionLayoutState
     /// The scroll axis of the layout it builds.
     public let axis: ScrollAxis
+
+    /// How far the built layout is shifted across the scroll axis, and how
+    /// much room is added after it: the safe area the content insets do not
+    /// already keep clear.
+    private var crossShift: (leading: CGFloat, trailing: CGFloat) = (0, 0)
 
     /// A layout made by `builder`, scrolling along `axis` (the axis the
     /// builder's layouts use).
@@ -89,7 +98,13 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         guard let collectionView else { return }
         let sections = max(collectionView.numberOfSections, 0)
         let counts = (0..<sections).map { max(collectionView.numberOfItems(inSection: $0), 0) }
+        crossShift = uncoveredSafeArea(of: collectionView)
         state.prepare(containerSize: containerSize(of: collectionView), itemCounts: counts)
+    }
+
+    open override func finalizeLayoutTransition() {
+        super.finalizeLayoutTransition()
+        state.forgetPendingPlace()
     }
 
     open override func invalidateLayout(with context: UICollectionViewLayoutInvalidationContext) {
@@ -97,7 +112,22 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         super.invalidateLayout(with: context)
     }
 
-    open override var collectionViewContentSize: CGSize { state.contentSize }
+    open override var collectionViewContentSize: CGSize {
+        let size = state.contentSize
+        let extra = crossShift.leading + crossShift.trailing
+        return axis == .vertical ? CGSize(width: size.width + extra, height: size.height)
+                                 : CGSize(width: size.width, height: size.height + extra)
+    }
+
+    /// `frame` of the built layout, in the collection view's content.
+    private func shown(_ frame: CGRect) -> CGRect {
+        axis == .vertical ? frame.offsetBy(dx: crossShift.leading, dy: 0) : frame.offsetBy(dx: 0, dy: crossShift.leading)
+    }
+
+    /// `rect` of the collection view's content, in the built layout.
+    private func built(_ rect: CGRect) -> CGRect {
+        axis == .vertical ? rect.offsetBy(dx: -crossShift.leading, dy: 0) : rect.offsetBy(dx: 0, dy: -crossShift.leading)
+    }
 
     open override var flipsHorizontallyInOppositeLayoutDirection: Bool { true }
 
@@ -106,14 +136,16 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     open override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {
         guard let layout = state.layout else { return [] }
         var attributes: [UICollectionViewLayoutAttributes] = []
-        layout.forEachItem(in: rect) { index, frame in
+        layout.forEachItem(in: built(rect)) { index, frame in
             let item = UICollectionViewLayoutAttributes(forCellWith: IndexPath(item: index.item, section: index.section))
-            item.frame = frame
+            item.frame = shown(frame)
             attributes.append(item)
         }
         for section in 0..<layout.numberOfSections {
-            if let header = headerAttributes(section: section, in: layout), header.frame.intersects(rect) {
-                attributes.append(header)
+            for kind in Self.supplementaryKinds {
+                if let view = supplementaryAttributes(kind, section: section, in: layout), view.frame.intersects(rect) {
+                    attributes.append(view)
+                }
             }
         }
         return attributes
@@ -124,23 +156,33 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
             return nil
         }
         let attributes = UICollectionViewLayoutAttributes(forCellWith: indexPath)
-        attributes.frame = frame
+        attributes.frame = shown(frame)
         return attributes
     }
 
     open override func layoutAttributesForSupplementaryView(
         ofKind elementKind: String, at indexPath: IndexPath
     ) -> UICollectionViewLayoutAttributes? {
-        guard elementKind == UICollectionView.elementKindSectionHeader, let layout = state.layout else { return nil }
-        return headerAttributes(section: indexPath.section, in: layout)
+        guard let layout = state.layout else { return nil }
+        return supplementaryAttributes(elementKind, section: indexPath.section, in: layout)
     }
 
-    private func headerAttributes(section: Int, in layout: any ItemLayout) -> UICollectionViewLayoutAttributes? {
-        guard let frame = layout.headerFrame(ofSection: section), frame.width > 0, frame.height > 0 else { return nil }
+    private static let supplementaryKinds = [UICollectionView.elementKindSectionHeader,
+                                             UICollectionView.elementKindSectionFooter]
+
+    /// A section's header (every layout may have one) or footer (quilts).
+    private func supplementaryAttributes(_ kind: String, section: Int, in layout: any ItemLayout)
+        -> UICollectionViewLayoutAttributes? {
+        let frame: CGRect?
+        switch kind {
+        case UICollectionView.elementKindSectionHeader: frame = layout.headerFrame(ofSection: section)
+        case UICollectionView.elementKindSectionFooter: frame = (layout as? QuiltLayout)?.footerFrame(ofSection: section)
+        default: frame = nil
+        }
+        guard let frame, frame.width > 0, frame.height > 0 else { return nil }
         let attributes = UICollectionViewLayoutAttributes(
-            forSupplementaryViewOfKind: UICollectionView.elementKindSectionHeader,
-            with: IndexPath(item: 0, section: section))
-        attributes.frame = frame
+            forSupplementaryViewOfKind: kind, with: IndexPath(item: 0, section: section))
+        attributes.frame = shown(frame)
         return attributes
     }
 
@@ -191,13 +233,33 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     }
 
     /// The room the layout has across the scroll axis: the bounds minus the
-    /// adjusted insets on that axis (a landscape notch is not laid out under).
+    /// adjusted content insets and the safe area they leave uncovered on
+    /// that axis, so nothing is laid out under a landscape notch or the home
+    /// indicator of a horizontal strip.
     private func containerSize(of collectionView: UICollectionView) -> CGSize {
         let size = collectionView.bounds.size
         let insets = collectionView.adjustedContentInset
+        let extra = crossShift.leading + crossShift.trailing
         switch axis {
-        case .vertical: return CGSize(width: max(size.width - insets.left - insets.right, 0), height: size.height)
-        case .horizontal: return CGSize(width: size.width, height: max(size.height - insets.top - insets.bottom, 0))
+        case .vertical: return CGSize(width: max(size.width - insets.left - insets.right - extra, 0), height: size.height)
+        case .horizontal: return CGSize(width: size.width, height: max(size.height - insets.top - insets.bottom - extra, 0))
+        }
+    }
+
+    /// The safe area across the scroll axis that the adjusted content
+    /// insets leave uncovered: with the default `.automatic` adjustment a
+    /// vertical collection view's insets cover the bars but not the sides.
+    /// Leading first, in the layout's own (unflipped) coordinates: UIKit
+    /// mirrors them in a right-to-left interface, so the physical right
+    /// side's inset leads there.
+    private func uncoveredSafeArea(of collectionView: UICollectionView) -> (leading: CGFloat, trailing: CGFloat) {
+        let safe = collectionView.safeAreaInsets, insets = collectionView.adjustedContentInset
+        switch axis {
+        case .vertical:
+            let left = max(safe.left - insets.left, 0), right = max(safe.right - insets.right, 0)
+            return collectionView.effectiveUserInterfaceLayoutDirection == .rightToLeft ? (right, left) : (left, right)
+        case .horizontal:
+            return (max(safe.top - insets.top, 0), max(safe.bottom - insets.bottom, 0))
         }
     }
 }

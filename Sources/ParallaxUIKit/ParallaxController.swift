@@ -12,10 +12,12 @@ import UIKit
 /// ParallaxController.attach(to: collectionView)   // cells that conform to ParallaxCell move
 /// ```
 ///
-/// How it hooks in: once per run-loop turn, just before Core Animation
-/// commits a frame, the controller lets the scroll view finish any pending
+/// How it hooks in: just before Core Animation commits a frame, when the
+/// scroll view moved, resized, changed its insets or needs layout (or a
+/// setting changed), the controller lets the scroll view finish any pending
 /// layout (so cells that are about to appear exist) and hands every
-/// visible ``ParallaxCell`` its placement through a ``ParallaxDriver``. It
+/// visible ``ParallaxCell`` its placement through a ``ParallaxDriver``.
+/// When nothing changed it returns at once. It
 /// never observes `contentOffset`, never becomes a delegate and never
 /// invalidates the collection view's layout. So offsets are right:
 /// - when a cell appears, in the same frame (not after the next scroll);
@@ -30,8 +32,8 @@ import UIKit
 /// The controller lives as long as its scroll view (it is stored with it)
 /// and holds the scroll view weakly.
 ///
-/// Complexity: O(visible cells) per frame, and nothing at all while the
-/// run loop sleeps.
+/// Complexity: O(visible cells) per frame that changed anything, O(1) per
+/// other wake of the main run loop, nothing while it sleeps.
 @MainActor
 public final class ParallaxController {
     /// The effect and its settings; changes show in the next frame.
@@ -49,6 +51,25 @@ public final class ParallaxController {
     private let driver: ParallaxDriver<ScrollViewHost>
     private let host: ScrollViewHost
     private var frameObserver: RunLoopFrameObserver?
+    private var needsUpdate = true
+    private var lastState: HostState?
+
+    /// What, besides a pending layout, changes placements.
+    private struct HostState: Equatable {
+        var bounds: CGRect
+        var contentSize: CGSize
+        var safeArea: UIEdgeInsets
+        var isRightToLeft: Bool
+        var isReduceMotionEnabled: Bool
+
+        @MainActor init(_ scrollView: UIScrollView) {
+            bounds = scrollView.bounds
+            contentSize = scrollView.contentSize
+            safeArea = scrollView.safeAreaInsets
+            isRightToLeft = scrollView.effectiveUserInterfaceLayoutDirection == .rightToLeft
+            isReduceMotionEnabled = UIAccessibility.isReduceMotionEnabled
+        }
+    }
     // Only touched on the main actor, and in deinit once nothing else can.
     private nonisolated(unsafe) var reduceMotionObserver: NSObjectProtocol?
 
@@ -99,6 +120,8 @@ public final class ParallaxController {
         guard let scrollView, scrollView.window != nil else { return }
         scrollView.layoutIfNeeded()
         driver.update(host)
+        needsUpdate = false
+        lastState = HostState(scrollView)
     }
 
     /// Stops moving cells and removes the controller from its scroll view.
@@ -113,7 +136,10 @@ public final class ParallaxController {
         }
     }
 
-    private func setNeedsUpdate() {
+    /// Asks for a pass at the next commit even if the scroll view did not
+    /// change (a setting changed, a cell's parallax view was resized).
+    func setNeedsUpdate() {
+        needsUpdate = true
         // The frame observer runs in this turn of the run loop; make sure there is one.
         CFRunLoopWakeUp(CFRunLoopGetMain())
     }
@@ -124,6 +150,7 @@ public final class ParallaxController {
             return
         }
         guard scrollView.window != nil, !scrollView.isHidden else { return }
+        guard needsUpdate || scrollView.layer.needsLayout() || HostState(scrollView) != lastState else { return }
         updateNow()
     }
 
@@ -155,7 +182,9 @@ private enum AssociatedKey {
 }
 
 /// A `UIScrollView` as ``ParallaxDriver`` sees it: its bounds, safe area,
-/// reading direction, and the visible cells that conform to ``ParallaxCell``.
+/// reading direction, and the visible views that conform to ``ParallaxCell``:
+/// cells, section headers and footers of collection and table views, or
+/// views anywhere in a plain scroll view's visible content.
 @MainActor
 public final class ScrollViewHost: ParallaxScrollHost {
     public typealias Target = ParallaxView
@@ -184,20 +213,31 @@ public final class ScrollViewHost: ParallaxScrollHost {
         switch scrollView {
         case let collectionView as UICollectionView:
             for cell in collectionView.visibleCells { visit(cell, in: scrollView, body) }
+            for kind in [UICollectionView.elementKindSectionHeader, UICollectionView.elementKindSectionFooter] {
+                for view in collectionView.visibleSupplementaryViews(ofKind: kind) { visit(view, in: scrollView, body) }
+            }
         case let tableView as UITableView:
             for cell in tableView.visibleCells { visit(cell, in: scrollView, body) }
+            let sections = Set((tableView.indexPathsForVisibleRows ?? []).map(\.section))
+            for section in sections {
+                if let header = tableView.headerView(forSection: section) { visit(header, in: scrollView, body) }
+                if let footer = tableView.footerView(forSection: section) { visit(footer, in: scrollView, body) }
+            }
         default:
-            // A plain scroll view: conforming views anywhere in its content (inside stack
+            // A plain scroll view: conforming views anywhere in its visible content (inside stack
             // views, say), but not inside a nested scroll view, which has its own controller.
-            for subview in scrollView.subviews { visitTree(subview, in: scrollView, body) }
+            let visible = scrollView.bounds
+            for subview in scrollView.subviews { visitTree(subview, in: scrollView, visible: visible, body) }
         }
     }
 
-    private func visitTree(_ view: UIView, in scrollView: UIScrollView, _ body: (ParallaxView, CGRect) -> Void) {
+    private func visitTree(_ view: UIView, in scrollView: UIScrollView, visible: CGRect,
+                           _ body: (ParallaxView, CGRect) -> Void) {
+        guard !view.isHidden, view.convert(view.bounds, to: scrollView).intersects(visible) else { return }
         if view is any ParallaxCell {
             visit(view, in: scrollView, body)
-        } else if !(view is UIScrollView), !view.isHidden {
-            for subview in view.subviews { visitTree(subview, in: scrollView, body) }
+        } else if !(view is UIScrollView) {
+            for subview in view.subviews { visitTree(subview, in: scrollView, visible: visible, body) }
         }
     }
 

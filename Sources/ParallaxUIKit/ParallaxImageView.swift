@@ -16,10 +16,11 @@ import UIKit
 /// when it must be downloaded, black when it is stored on the device; the
 /// photo then cross-fades in over 0.25 s. A memory-cache hit appears at
 /// once. The request is made when the view knows its content size (its
-/// first placement or layout) and again only when that size changes
-/// (rotation, a grid ↔ list switch). A reused view never shows the photo it
-/// was asked for before: ``ImageRequests`` checks every result against the
-/// view's current request.
+/// first placement, or its layout outside a controlled scroll view) and
+/// again only when that size changes (rotation, a grid ↔ list switch): the
+/// current photo then stays until the sharper one arrives. A reused view
+/// never shows the photo it was asked for before: ``ImageRequests`` checks
+/// every result against the view's current request.
 @MainActor
 public final class ParallaxImageView: ParallaxView {
     /// The image view that moves. Its content mode is aspect fill.
@@ -105,10 +106,20 @@ public final class ParallaxImageView: ParallaxView {
     private func requestIfNeeded() {
         // Outside a window the screen scale is not known yet: asking now could decode twice.
         guard window != nil, let id = requestedID, let requests else { return }
+        // Under a controller, wait for the exact placement: its content size includes the overscan.
+        let contentSize: CGSize
+        if let placement {
+            contentSize = placement.contentSize
+        } else if enclosingParallaxController == nil {
+            contentSize = bounds.size
+        } else {
+            return
+        }
         let scale = max(traitCollection.displayScale, 1)
-        guard let size = try? ThumbnailSize(points: imageView.bounds.size, scale: scale, mode: .fill) else { return }
+        guard let size = try? ThumbnailSize(points: contentSize, scale: scale, mode: .fill) else { return }
         let key = ThumbnailKey(id: id, size: size)
-        guard key != currentKey else { return }
+        // Also ask again when the requests forgot this view (a reset, an erase under it).
+        guard key != currentKey || requests.key(for: ObjectIdentifier(self)) == nil else { return }
         currentKey = key
         requests.load(key, into: ObjectIdentifier(self)) { [weak self] display in
             self?.show(display, scale: scale)

@@ -12,8 +12,11 @@ import UIKit
 /// usual: the content inside it is laid out by the placement, never by
 /// constraints (constraints would put it back on the next layout pass).
 ///
-/// Until the first placement arrives (a view outside a controlled scroll
-/// view) the content simply fills the bounds.
+/// Until the first placement arrives (or for a view outside a controlled
+/// scroll view) the content simply fills the bounds. When the view is
+/// resized, the content keeps its overscan and offset around the new bounds
+/// (so it moves with the view inside a layout animation) until the
+/// controller places it exactly, before the frame is committed.
 @MainActor
 open class ParallaxView: UIView {
     /// The moving content. Its frame belongs to this view.
@@ -48,14 +51,29 @@ open class ParallaxView: UIView {
 
     open override func layoutSubviews() {
         super.layoutSubviews()
-        // A size change before the next placement: fill, rather than show a stale overscan.
-        if let placement, placedSize == bounds.size {
-            placeContent(in: placement.contentFrame)
-        } else {
-            placement = nil
-            placedSize = nil
+        guard let placement, let placedSize else {
             placeContent(in: bounds)
+            return
         }
+        guard placedSize != bounds.size else {
+            placeContent(in: placement.contentFrame)
+            return
+        }
+        // Resized (a rotation, a layout switch, often inside an animation): keep the same overscan and
+        // offset around the new bounds, so the content moves with the view, until the controller's
+        // exact placement arrives before this frame is committed.
+        placeContent(in: placement.carried(from: placedSize, to: bounds.size).contentFrame)
+        enclosingParallaxController?.setNeedsUpdate()
+    }
+
+    /// The controller of the nearest enclosing scroll view that has one.
+    var enclosingParallaxController: ParallaxController? {
+        var view = superview
+        while let current = view {
+            if let controller = (current as? UIScrollView)?.parallaxController { return controller }
+            view = current.superview
+        }
+        return nil
     }
 
     private func placeContent(in frame: CGRect) {

@@ -1,9 +1,13 @@
 #if canImport(UIKit)
 import UIKit
 
-/// Calls a closure once per main run-loop turn, just before Core Animation
-/// commits the frame: after touches, scroll animations, rotations and
-/// reloads have changed things, and before anything reaches the screen.
+/// Calls a closure whenever Core Animation is about to commit from the main
+/// run loop: before the run loop sleeps, and when it exits (UIKit leaves
+/// and re-enters the run loop to switch to and from its tracking mode at
+/// touch-down and lift-off, and commits there too). That is after touches,
+/// scroll animations, rotations and reloads have changed things, and before
+/// anything reaches the screen. The closure runs on every such wake, so it
+/// should return at once when nothing changed.
 ///
 /// This is how ParallaxKit hooks into a scroll view without becoming its
 /// delegate and without observing `contentOffset`: observers of
@@ -23,7 +27,7 @@ final class RunLoopFrameObserver {
 
     init(_ body: @escaping @MainActor () -> Void) {
         let observer = CFRunLoopObserverCreateWithHandler(
-            kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, 1_999_500
+            kCFAllocatorDefault, CFRunLoopActivity([.beforeWaiting, .exit]).rawValue, true, 1_999_500
         ) { _, _ in
             // Formed on the main actor and not Sendable, so it stays there: the
             // observer is added to the main run loop only.

@@ -83,6 +83,12 @@ struct CollectionLayoutStateTests {
         let kept = try #require(list.anchor(in: viewport(portrait, offset.y)))
         #expect(kept.index == anchor.index)
         #expect(abs(kept.distance - anchor.distance) < 1e-9)
+
+        // A switch that ended without a proposal leaves nothing behind for a later reload.
+        list.keepPlace(of: anchor)
+        list.forgetPendingPlace()
+        let later = list.targetContentOffset(forProposed: CGPoint(x: 0, y: 50), in: viewport(portrait, 50))
+        #expect(later == CGPoint(x: 0, y: 50))
     }
 
     @Test("the anchor among another layout's visible items is the anchor of the layout itself")

@@ -161,6 +161,43 @@ struct ImageRequestsTests {
         #expect(log.entries.allSatisfy { if case .image = $0 { return false } else { return true } })
     }
 
+    @Test("the same photo at a new size (rotation, layout switch) keeps showing the old one until the new one arrives")
+    func resize() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        await source.release(Swatches.id(1))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        await settle(requests)
+        let bigger = ThumbnailKey(id: Swatches.id(1), size: (try? ThumbnailSize(width: 7, height: 5)) ?? .fallback)
+        requests.load(bigger, into: 0) { log.record($0) }
+        await settle(requests)
+        #expect(log.entries.count == 3)
+        #expect(log.entries.filter { $0 == .placeholder(.uncached) }.count == 1)
+        if case .image(let image, _) = log.last { #expect(image.width == 7 && image.height == 5) } else { Issue.record("no image") }
+        // Another photo in the same view does show a placeholder first.
+        requests.load(Swatches.key(2), into: 0) { log.record($0) }
+        #expect(log.entries.count == 4 && log.last == .placeholder(.uncached))
+        await source.release(Swatches.id(2))
+        await settle(requests)
+    }
+
+    @Test("a photo erased mid-download under a view that still wants it is asked for again, once")
+    func erasedMidFlight() async {
+        let server = SimulatedImageServer(backing: Swatches.source(count: 4),
+                                          behavior: .init(latency: .milliseconds(100) ... .milliseconds(100), seed: 1))
+        let loader = ImageLoader(source: server, decoder: CodecImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader, source: server)
+        let log = DisplayLog()
+        requests.load(Swatches.key(3), into: 0) { log.record($0) }
+        try? await Task.sleep(for: .milliseconds(20))
+        await loader.eraseAll()
+        await settle(requests)
+        #expect(log.shownNumber == 3)
+        #expect(!log.entries.contains { if case .failure = $0 { return true } else { return false } })
+        #expect(requests.key(for: 0) == Swatches.key(3))
+    }
+
     @Test("a picture that fails shows the failure, with the reason")
     func failure() async {
         let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0x00, 0x01]))])

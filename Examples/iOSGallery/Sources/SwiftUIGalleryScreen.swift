@@ -55,17 +55,24 @@ private struct PhotoRow: View {
         }
         .frame(width: rowSize.width, height: rowSize.height)
         .clipped()
-        .task(id: id) { await load() }   // cancelled when the row leaves: its request is dropped
+        // Cancelled when the row leaves (its request is dropped) and run again when the size changes
+        // (a rotation): the current picture stays until the sharper one arrives.
+        .task(id: thumbnailKey) { await load(thumbnailKey) }
     }
 
-    private func load() async {
-        // The size ParallaxImage shows the picture at: the row plus the effect's overscan.
+    /// The picture at the size ParallaxImage shows it: the row plus the effect's overscan.
+    private var thumbnailKey: ThumbnailKey? {
         let scroller = ParallaxScroller(effect: .listDefault)
         let contentSize = scroller.placement(forItemFrame: CGRect(origin: .zero, size: rowSize),
                                              in: CGRect(origin: .zero, size: viewportSize)).contentSize
-        guard let size = try? ThumbnailSize(points: contentSize, scale: displayScale) else { return }
+        guard let size = try? ThumbnailSize(points: contentSize, scale: displayScale) else { return nil }
+        return ThumbnailKey(id: id, size: size)
+    }
+
+    private func load(_ key: ThumbnailKey?) async {
+        guard let key else { return }
         do throws(ImageLoadingError) {
-            let loaded = try await loader.image(for: ThumbnailKey(id: id, size: size))
+            let loaded = try await loader.image(for: key)
             guard let cgImage = loaded.image.makeCGImage() else { return }
             withAnimation(.easeIn(duration: loaded.origin == .memory ? 0 : 0.25)) {
                 image = Image(decorative: cgImage, scale: displayScale)

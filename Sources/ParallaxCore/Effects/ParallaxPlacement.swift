@@ -26,6 +26,25 @@ public struct ParallaxPlacement: Sendable, Hashable {
     /// the scroll position, so images are decoded once per layout.
     @inlinable public var contentSize: CGSize { contentFrame.size }
 
+    /// This placement carried over to its item resized from `oldSize` to
+    /// `newSize`: the same overscan and the same offset, around the new
+    /// bounds. A surface shows this between a resize (a rotation, a layout
+    /// switch, often animated) and the exact placement for the new size, so
+    /// the content moves with its item instead of snapping. A depth
+    /// placement carried this way still covers the resized item, since its
+    /// offset never exceeds half its overscan.
+    ///
+    /// Complexity: O(1).
+    public func carried(from oldSize: CGSize, to newSize: CGSize) -> ParallaxPlacement {
+        let size = CGSize(width: newSize.width + contentFrame.width - oldSize.width,
+                          height: newSize.height + contentFrame.height - oldSize.height)
+        let centre = CGPoint(x: newSize.width / 2 + offset.x, y: newSize.height / 2 + offset.y)
+        return ParallaxPlacement(
+            offset: offset,
+            contentFrame: CGRect(x: centre.x - size.width / 2, y: centre.y - size.height / 2,
+                                 width: size.width, height: size.height))
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(point: offset)
         hasher.combine(rect: contentFrame)
