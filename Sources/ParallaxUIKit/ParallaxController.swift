@@ -51,8 +51,7 @@ public final class ParallaxController {
     private let driver: ParallaxDriver<ScrollViewHost>
     private let host: ScrollViewHost
     private var frameObserver: RunLoopFrameObserver?
-    private var needsUpdate = true
-    private var lastState: HostState?
+    private var gate = UpdateGate<HostState>()
 
     /// What, besides a pending layout, changes placements.
     private struct HostState: Equatable {
@@ -120,8 +119,7 @@ public final class ParallaxController {
         guard let scrollView, scrollView.window != nil else { return }
         scrollView.layoutIfNeeded()
         driver.update(host)
-        needsUpdate = false
-        lastState = HostState(scrollView)
+        gate.didUpdate(leaving: HostState(scrollView))
     }
 
     /// Stops moving cells and removes the controller from its scroll view.
@@ -139,7 +137,7 @@ public final class ParallaxController {
     /// Asks for a pass at the next commit even if the scroll view did not
     /// change (a setting changed, a cell's parallax view was resized).
     func setNeedsUpdate() {
-        needsUpdate = true
+        gate.request()
         // The frame observer runs in this turn of the run loop; make sure there is one.
         CFRunLoopWakeUp(CFRunLoopGetMain())
     }
@@ -150,7 +148,7 @@ public final class ParallaxController {
             return
         }
         guard scrollView.window != nil, !scrollView.isHidden else { return }
-        guard needsUpdate || scrollView.layer.needsLayout() || HostState(scrollView) != lastState else { return }
+        guard gate.shouldUpdate(seeing: HostState(scrollView), layoutPending: scrollView.layer.needsLayout()) else { return }
         updateNow()
     }
 
