@@ -9,7 +9,10 @@
 #
 # It runs against two SDKs: iOS 16.5 (the oldest SDK the package supports,
 # so nothing newer slips in unguarded) and iOS 17.0 (where the iOS 17 code
-# paths, such as SwiftUI's `visualEffect`, are compiled too).
+# paths, such as SwiftUI's `visualEffect`, are compiled too). When a macOS
+# 14.0 SDK is there as well, everything is also checked for macOS 13 (the
+# package's macOS floor: the SwiftUI adapters and ImageIO decoder build
+# there); without it the script says macOS was not checked.
 #
 # Needs:
 #   uikit-typecheck   a script that drives the Linux Swift compiler against an
@@ -28,6 +31,7 @@ cd "$root"
 
 sdks_dir="${APPLE_SDKS:-$HOME/.cache/parallaxkit/apple-sdks}"
 sdk_names=(${APPLE_SDK_NAMES:-iPhoneOS16.5.sdk iPhoneOS17.0.sdk})
+optional_sdk=macOS14.0.sdk
 out_root="$root/.build-apple"
 
 tool="${UIKIT_TYPECHECK:-}"
@@ -55,6 +59,8 @@ How to set up (once per machine):
   3. Extract and repair both SDKs into $sdks_dir:
        uikit-typecheck prepare-sdk theos-sdks.git iPhoneOS16.5.sdk $sdks_dir
        uikit-typecheck prepare-sdk nebula-sdks.git iPhoneOS17.0.sdk $sdks_dir
+     Optionally also macOS (the package's SwiftUI adapters build there):
+       uikit-typecheck prepare-sdk nebula-sdks.git macOS14.0.sdk $sdks_dir
      (or set APPLE_SDKS to the folder that holds them).
   4. Run make check-apple again. Never commit an SDK.
 EOF
@@ -65,6 +71,21 @@ EOF
 for sdk in "${sdk_names[@]}"; do
   [[ -d "$sdks_dir/$sdk" ]] || setup_help "no SDK at $sdks_dir/$sdk"
 done
+not_checked=""
+if [[ -z "${APPLE_SDK_NAMES:-}" ]]; then
+  if [[ -d "$sdks_dir/$optional_sdk" ]]; then
+    sdk_names+=("$optional_sdk")
+  else
+    not_checked="macOS was NOT checked: no $optional_sdk in $sdks_dir (optional; itsnebulalol/sdks has it)"
+  fi
+fi
+
+target_for() {  # the deployment target each SDK is checked for: the package's floors
+  case "$1" in
+    macOS*) echo "arm64-apple-macos13.0" ;;
+    *) echo "arm64-apple-ios16.0" ;;
+  esac
+}
 
 # Modules in dependency order: name, then the folder of its sources.
 modules=(
@@ -101,14 +122,23 @@ step() {  # step LABEL COMMAND...: runs one check, prints its verdict
 
 for sdk in "${sdk_names[@]}"; do
   sdk_path="$sdks_dir/$sdk"
+  if [[ "$sdk" == macOS* ]]; then
+    # clang infers the platform from the SDK folder's name and wants Apple's spelling (MacOSX).
+    mkdir -p "$out_root"
+    ln -sfn "$sdk_path" "$out_root/MacOSX${sdk#macOS}"
+    sdk_path="$out_root/MacOSX${sdk#macOS}"
+  fi
   mods="$out_root/$sdk/modules"
   rm -rf "$mods"; mkdir -p "$mods"
-  common=(-s "$sdk_path" -v 6 -X -package-name -X ParallaxKit -X -I -X "$mods" -X -warnings-as-errors)
-  echo "iOS, $sdk, Swift 6 language mode:"
+  target="$(target_for "$sdk")"
+  common=(-s "$sdk_path" -t "$target" -v 6 -X -package-name -X ParallaxKit -X -I -X "$mods" -X -warnings-as-errors)
+  echo "$target, $sdk, Swift 6 language mode:"
 
   # The checker itself must be able to fail: a deliberate type error.
   checks=$((checks + 1))
-  if "$tool" "${common[@]}" scripts/apple-canary/DeliberateTypeError.swift >/dev/null 2>&1; then
+  canary=scripts/apple-canary/DeliberateTypeError.swift
+  [[ "$sdk" == macOS* ]] && canary=scripts/apple-canary/DeliberateTypeErrorMac.swift
+  if "$tool" "${common[@]}" "$canary" >/dev/null 2>&1; then
     failures=$((failures + 1))
     echo "  FAILED  canary: a deliberate type error type-checked clean, so this check proves nothing"
   else
@@ -124,7 +154,7 @@ for sdk in "${sdk_names[@]}"; do
     # an SDK standard library older than Swift 6, which crashes the compiler
     # (a limit of this Linux cross-check, not of the package: Xcode's
     # standard library has them).
-    step "$name: emit iOS module" "$tool" "${common[@]}" \
+    step "$name: emit module" "$tool" "${common[@]}" \
       -X -Xfrontend -X -experimental-skip-all-function-bodies -m "$name" -o "$mods" "${files[@]}"
   done
   for entry in "${clients[@]}"; do
@@ -135,6 +165,7 @@ for sdk in "${sdk_names[@]}"; do
 done
 
 echo
+[[ -n "$not_checked" ]] && echo "check-apple: $not_checked"
 if [[ $failures -eq 0 ]]; then
   echo "check-apple: all $checks checks passed"
   exit 0
