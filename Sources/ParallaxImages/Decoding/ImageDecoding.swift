@@ -85,3 +85,15 @@ public enum ImageFormat: String, Sendable, Hashable {
         }
     }
 }
+
+#if canImport(ImageIO)
+/// The decoder for this platform: ImageIO's thumbnail path on Apple
+/// platforms; libjpeg-turbo and libpng elsewhere. ``ImageLoader`` uses it
+/// unless given another.
+public typealias PlatformImageDecoder = ImageIODecoder
+#elseif canImport(CParallaxCodecs)
+/// The decoder for this platform: ImageIO's thumbnail path on Apple
+/// platforms; libjpeg-turbo and libpng elsewhere. ``ImageLoader`` uses it
+/// unless given another.
+public typealias PlatformImageDecoder = CodecImageDecoder
+#endif

@@ -109,7 +109,9 @@ public actor ImageLoader {
     private var epoch = 0
     private var stats = Statistics()
 
-    public init(source: any ImageSource, decoder: any ImageDecoding,
+    /// A loader over `source`, decoding with `decoder` (this platform's
+    /// ``PlatformImageDecoder`` unless another is given).
+    public init(source: any ImageSource, decoder: any ImageDecoding = PlatformImageDecoder(),
                 memoryCache: MemoryImageCache = MemoryImageCache(), diskCache: DiskImageCache? = nil,
                 configuration: Configuration = Configuration()) {
         self.source = source
