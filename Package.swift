@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "ParallaxGallery",
             dependencies: [
-                "ParallaxCore", "ParallaxLayout", "ParallaxImages",
+                "ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting",
                 .target(name: "CSDL2", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -3,6 +3,7 @@ import CoreGraphics
 #endif
 import Foundation
 import ParallaxCore
+import ParallaxHosting
 import ParallaxImages
 import ParallaxLayout
 
@@ -32,9 +33,9 @@ public struct CellContent: Sendable {
 
 /// The gallery's state and behaviour, without any drawing: which photos,
 /// which layout, where the scroll is, what every visible cell shows. The
-/// render loop owns it (one thread); image results arrive from the loader
-/// through a locked inbox and are applied on that thread, through
-/// ``ImageBindings``, so a recycled cell never shows another cell's photo.
+/// render loop owns it, on the main actor; pictures reach cells through
+/// ``ImageRequests`` (the same requests the UIKit image view uses), so a
+/// recycled cell never shows another cell's photo.
 ///
 /// Everything here is the toolkit's: layouts, place keeping, transitions,
 /// snapping, scroll physics, parallax and the image pipeline. The model
@@ -59,12 +60,10 @@ public final class GalleryModel {
     public private(set) var status: String?
 
     private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
-    private var bindings = ImageBindings<Int>()
-    private var requests: [Int: (ticket: ImageTicket, task: Task<Void, Never>)] = [:]
-    private var shown: [Int: (key: ThumbnailKey, image: PixelImage, arrival: TimeInterval, origin: ImageOrigin)] = [:]
-    private var failures: [Int: (key: ThumbnailKey, message: String)] = [:]
-    private var storedIDs: Set<ImageID> = []
-    private let inbox = Inbox()
+    /// Seed 003 shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
+    private let requests: ImageRequests<Int>
+    /// What each visible cell's request last displayed.
+    private var pictures: [Int: Picture] = [:]
     private var lastUpdate: TimeInterval?
     private var pressedItem: Int?
     private var listGeneration = 0
@@ -80,6 +79,8 @@ public final class GalleryModel {
         self.loader = ImageLoader(source: server, decoder: CodecImageDecoder(),
                                   memoryCache: MemoryImageCache(limits: .init(costLimit: 256 * 1_048_576)),
                                   configuration: loaderConfiguration)
+        self.requests = ImageRequests(loader: loader, source: server, fadeDuration: Self.fadeDuration,
+                                      resizeBehavior: .showsPlaceholder)
         self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
@@ -179,33 +180,25 @@ public final class GalleryModel {
     /// Forgets every download (safe mid-fling): every picture loads again.
     public func reloadAll() async {
         await loader.reloadAll()
-        storedIDs.removeAll()
         forgetCells()
     }
 
     /// Erases everything and fetches the list again (safe mid-fling).
     public func eraseAll() async {
         await loader.eraseAll()
-        storedIDs.removeAll()
         forgetCells()
         await loadPhotoList()
     }
 
     private func forgetCells() {
-        for (item, request) in requests {
-            request.task.cancel()
-            bindings.unbind(item)
-        }
-        requests.removeAll()
-        shown.removeAll()
-        failures.removeAll()
+        requests.reset()
+        pictures.removeAll()
     }
 
     /// Tries a failed picture again.
     public func retry(item: Int) {
-        failures[item] = nil
-        if let request = requests.removeValue(forKey: item) { request.task.cancel() }
-        bindings.unbind(item)
+        requests.cancel(item)
+        pictures[item] = nil
     }
 
     // MARK: Scrolling
@@ -300,35 +293,42 @@ public final class GalleryModel {
             let key = thumbnailKey(for: id, contentSize: keySize)
             if let key { ensureLoad(item: item, key: key) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
-                                      image: nil, imageKey: nil, opacity: 0,
-                                      placeholder: storedIDs.contains(id) ? .cached : .uncached,
+                                      image: nil, imageKey: nil, opacity: 0, placeholder: .uncached,
                                       failure: nil, isPressed: pressedItem == item)
-            if let picture = shown[item] {
-                content.image = picture.image
-                content.imageKey = picture.key
-                content.opacity = picture.origin == .memory ? 1 : min(max((now - picture.arrival) / Self.fadeDuration, 0), 1)
-            } else if let failure = failures[item], failure.key == key {
-                content.failure = failure.message
+            switch pictures[item] {
+            case .placeholder(let placeholder)?:
+                content.placeholder = placeholder == .cached ? .cached : .uncached
+            case .image(let key, let image, let fade, let arrival, let underneath)?:
+                content.placeholder = underneath == .cached ? .cached : .uncached
+                content.image = image
+                content.imageKey = key
+                content.opacity = fade > 0 ? min(max((now - (arrival ?? now)) / fade, 0), 1) : 1
+            case .failure(let message)?:
+                content.failure = message
+            case nil:
+                break
             }
             next.append(content)
         }
         cells = next
         // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
-        let gone = Set(requests.keys).union(shown.keys).union(failures.keys).subtracting(visible)
-        for item in gone {
-            requests.removeValue(forKey: item)?.task.cancel()
-            bindings.unbind(item)
-            shown[item] = nil
-            failures[item] = nil
+        for item in pictures.keys where !visible.contains(item) {
+            requests.cancel(item)
+            pictures[item] = nil
         }
         prefetch(visibleRect: visibleRect, scroller: scroller)
     }
 
     /// Loads under way for visible cells.
-    public var pendingLoads: Int { requests.count }
+    public var pendingLoads: Int { requests.pendingCount }
 
     /// Pictures held for cells (only visible ones: the memory cache keeps the rest).
-    public var heldPictureCount: Int { shown.count }
+    public var heldPictureCount: Int {
+        pictures.values.reduce(0) { count, picture in
+            if case .image = picture { return count + 1 }
+            return count
+        }
+    }
 
     /// Updates at `now` until every visible cell has its picture or its
     /// failure (or `timeout` passes): deterministic frames for headless
@@ -357,7 +357,8 @@ public final class GalleryModel {
 
     /// Whether anything is moving (for an idle render loop).
     public var isAnimating: Bool {
-        !scroll.isAtRest || transition != nil || !requests.isEmpty
+        !scroll.isAtRest || transition != nil || requests.pendingCount > 0
+            || pictures.values.contains { if case .image(_, _, _, nil, _) = $0 { return true } else { return false } }
     }
 
     private func thumbnailKey(for id: ImageID, contentSize: CGSize) -> ThumbnailKey? {
@@ -365,40 +366,23 @@ public final class GalleryModel {
         return ThumbnailKey(id: id, size: size)
     }
 
+    /// Asks for `key` in cell `item`, unless that is what the cell already
+    /// asked for (loading, shown or failed).
     private func ensureLoad(item: Int, key: ThumbnailKey) {
-        if let request = requests[item], request.ticket.key == key { return }
-        if shown[item]?.key == key { return }
-        if failures[item]?.key == key { return }
-        requests.removeValue(forKey: item)?.task.cancel()
-        // A new size (another effect, layout or window size): the old picture goes, and the new one fades in
-        // over the placeholder, as seed 003 does when it rotates or switches layouts.
-        shown[item] = nil
-        let ticket = bindings.bind(item, to: key)
-        if let image = loader.memoryCache.image(for: key) {
-            shown[item] = (key, image, 0, .memory)
-            return
+        guard requests.key(for: item) != key else { return }
+        pictures[item] = nil
+        requests.load(key, into: item) { [weak self] display in
+            guard let self else { return }
+            self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])
         }
-        let loader = self.loader, inbox = self.inbox
-        let task = Task {
-            let result: Result<LoadedImage, ImageLoadingError>
-            do throws(ImageLoadingError) { result = .success(try await loader.image(for: key)) } catch { result = .failure(error) }
-            inbox.post(item: item, ticket: ticket, result: result)
-        }
-        requests[item] = (ticket, task)
     }
 
+    /// Stamps pictures that arrived since the last frame with the time
+    /// their cross-fade starts.
     private func applyArrivals(now: TimeInterval) {
-        for arrival in inbox.drain() {
-            guard bindings.accepts(arrival.ticket, for: arrival.item) else { continue }
-            requests[arrival.item] = nil
-            switch arrival.result {
-            case .success(let loaded):
-                shown[arrival.item] = (loaded.key, loaded.image, now, loaded.origin)
-                if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
-            case .failure(.cancelled):
-                bindings.unbind(arrival.item)
-            case .failure(let error):
-                failures[arrival.item] = (arrival.ticket.key, error.description)
+        for (item, picture) in pictures {
+            if case .image(let key, let image, let fade, nil, let underneath) = picture {
+                pictures[item] = .image(key: key, image: image, fadeDuration: fade, arrival: now, over: underneath)
             }
         }
     }
@@ -418,28 +402,25 @@ public final class GalleryModel {
     }
 }
 
-/// Where finished loads wait for the render loop.
-final class Inbox: @unchecked Sendable {
-    struct Arrival: Sendable {
-        var item: Int
-        var ticket: ImageTicket
-        var result: Result<LoadedImage, ImageLoadingError>
-    }
+/// What one cell's request last displayed (see ``ImageDisplay``).
+private enum Picture {
+    case placeholder(ImagePlaceholder)
+    /// `arrival` is when its cross-fade started (`nil` until the next
+    /// frame); it fades in over the placeholder the cell showed before.
+    case image(key: ThumbnailKey, image: PixelImage, fadeDuration: TimeInterval, arrival: TimeInterval?,
+               over: ImagePlaceholder)
+    case failure(String)
 
-    private let lock = NSLock()
-    private var arrivals: [Arrival] = []
-
-    func post(item: Int, ticket: ImageTicket, result: Result<LoadedImage, ImageLoadingError>) {
-        lock.lock()
-        arrivals.append(Arrival(item: item, ticket: ticket, result: result))
-        lock.unlock()
-    }
-
-    func drain() -> [Arrival] {
-        lock.lock()
-        defer { lock.unlock() }
-        let drained = arrivals
-        arrivals.removeAll(keepingCapacity: true)
-        return drained
+    init(_ display: ImageDisplay, key: ThumbnailKey, replacing previous: Picture?) {
+        switch display {
+        case .placeholder(let placeholder):
+            self = .placeholder(placeholder)
+        case .image(let image, let fade):
+            var underneath = ImagePlaceholder.uncached
+            if case .placeholder(let shown)? = previous { underneath = shown }
+            self = .image(key: key, image: image, fadeDuration: fade, arrival: nil, over: underneath)
+        case .failure(let message):
+            self = .failure(message)
+        }
     }
 }

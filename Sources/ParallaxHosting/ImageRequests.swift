@@ -25,6 +25,18 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     public let loader: ImageLoader
     /// The cross-fade for thumbnails that had to load; seed 003 uses 0.25 s.
     public var fadeDuration: TimeInterval
+    /// What a view shows while the same photo loads at a new size.
+    public var resizeBehavior: ResizeBehavior
+
+    /// What a view shows while its photo loads again at a new size (a
+    /// rotation, a layout switch, another effect).
+    public enum ResizeBehavior: Sendable, Hashable {
+        /// The photo it shows, until the new size arrives: no flash.
+        case keepsImage
+        /// The placeholder, then a cross-fade, as for any other photo:
+        /// seed 003's photo browser does this when it rotates.
+        case showsPlaceholder
+    }
 
     private let source: (any ImageSource)?
     private var bindings = ImageBindings<Target>()
@@ -33,10 +45,12 @@ public final class ImageRequests<Target: Hashable & Sendable> {
 
     /// Requests through `loader`. Give the loader's `source` to let the
     /// first placeholder tell stored pictures from ones to download.
-    public init(loader: ImageLoader, source: (any ImageSource)? = nil, fadeDuration: TimeInterval = 0.25) {
+    public init(loader: ImageLoader, source: (any ImageSource)? = nil, fadeDuration: TimeInterval = 0.25,
+                resizeBehavior: ResizeBehavior = .keepsImage) {
         self.loader = loader
         self.source = source
         self.fadeDuration = fadeDuration
+        self.resizeBehavior = resizeBehavior
     }
 
     /// Requests still running.
@@ -51,13 +65,13 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     /// has not been rebound or cancelled by then.
     ///
     /// Asking for the same picture at another size (a rotation, a layout
-    /// switch) shows no placeholder: the view keeps what it shows until the
-    /// new size arrives. A request the pipeline cancels or loses to an
+    /// switch) shows no placeholder by default: the view keeps what it shows
+    /// until the new size arrives (see ``resizeBehavior``). A request the pipeline cancels or loses to an
     /// erase under a view that still wants it is made once more;
     /// a request cancelled here (``cancel(_:)``, a rebind) shows nothing more.
     public func load(_ key: ThumbnailKey, into target: Target,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
-        let isResize = bindings.ticket(for: target)?.key.id == key.id
+        let isResize = resizeBehavior == .keepsImage && bindings.ticket(for: target)?.key.id == key.id
         start(key, into: target, showsPlaceholder: !isResize, retriesIfCancelled: true, display: display)
     }
 

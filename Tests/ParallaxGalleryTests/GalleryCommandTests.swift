@@ -18,7 +18,8 @@ enum GalleryExecutable {
     static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:],
                     timeout: TimeInterval = 120) throws -> Outcome {
         let process = Process()
-        process.executableURL = try #require(url, "build the package first (swift build): no parallax-gallery binary")
+        let executable: URL = try #require(url, "build the package first (swift build): no parallax-gallery binary")
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment

@@ -56,7 +56,8 @@ struct XvfbWindowTests {
         let directory = GalleryExecutable.scratch()
         let shots = directory.appendingPathComponent("shots")
         let app = Process()
-        app.executableURL = try #require(GalleryExecutable.url, "build the package first")
+        let executable: URL = try #require(GalleryExecutable.url, "build the package first")
+        app.executableURL = executable
         app.arguments = ["run", "--size", "800x600", "--latency", "none", "--screenshots", shots.path]
         app.currentDirectoryURL = GalleryExecutable.repository          // the fetched photos, if there
         var env = ProcessInfo.processInfo.environment
@@ -64,7 +65,7 @@ struct XvfbWindowTests {
         app.environment = env
         // A file, not a pipe: a pipe's write end can outlive the app in a grandchild and its read never end.
         let log = directory.appendingPathComponent("gallery.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         app.standardOutput = try FileHandle(forWritingTo: log)
         app.standardError = FileHandle.nullDevice
         try app.run()
