@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Type-checks every Apple-only part of ParallaxKit for iOS on Linux: the
 # UIKit and SwiftUI adapters, the iOS example gallery and the README's quick
-# starts, in Swift 6 language mode, against a real iPhoneOS SDK.
+# starts, in Swift 6 language mode, against a real iPhoneOS SDK; and every
+# other library module of the package, which must build there too.
 #
 # The toolkit-independent modules are type-checked for iOS too (they must
 # build there), then emitted as iOS module interfaces so the Apple code can
@@ -95,6 +96,10 @@ modules=(
   "ParallaxHosting Sources/ParallaxHosting"
   "ParallaxUIKit Sources/ParallaxUIKit"
   "ParallaxSwiftUI Sources/ParallaxSwiftUI"
+  # The Linux surfaces are in the package too, so they must build there (their SDL code is
+  # compiled out); the two command-line executables need swift-argument-parser and are not checked.
+  "ParallaxDemo Sources/ParallaxDemo"
+  "ParallaxGallery Sources/ParallaxGallery"
 )
 # Code that imports the modules and is only type-checked.
 clients=(

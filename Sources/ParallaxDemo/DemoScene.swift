@@ -48,6 +48,17 @@ public struct DemoScene: Sendable, Hashable {
         self.reduceMotion = reduceMotion
     }
 
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(layout)
+        hasher.combine(size: viewportSize)
+        hasher.combine(itemCount)
+        hasher.combine(contentOffset)
+        hasher.combine(effect)
+        hasher.combine(maxOffset)
+        hasher.combine(intensity)
+        hasher.combine(reduceMotion)
+    }
+
     /// The parallax effect the scene applies.
     public var parallaxEffect: ParallaxEffect {
         switch effect {

@@ -9,12 +9,9 @@ import ParallaxLayout
 
 /// What one visible cell shows.
 public struct CellContent: Sendable {
-    public enum Placeholder: Sendable, Hashable {
-        /// The picture must be downloaded: an illustration (seed 003).
-        case uncached
-        /// The picture is on this device and only decodes: black.
-        case cached
-    }
+    /// What shows while the picture loads: the illustration while it
+    /// downloads, black while a stored one decodes (seed 003).
+    public typealias Placeholder = ImagePlaceholder
 
     public var item: Int
     public var id: ImageID
@@ -76,7 +73,7 @@ public final class GalleryModel {
         self.server = SimulatedImageServer(
             backing: library.source,
             behavior: .init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
-        self.loader = ImageLoader(source: server, decoder: CodecImageDecoder(),
+        self.loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
                                   memoryCache: MemoryImageCache(limits: .init(costLimit: 256 * 1_048_576)),
                                   configuration: loaderConfiguration)
         self.requests = ImageRequests(loader: loader, source: server, fadeDuration: Self.fadeDuration,
@@ -293,13 +290,13 @@ public final class GalleryModel {
             let key = thumbnailKey(for: id, contentSize: keySize)
             if let key { ensureLoad(item: item, key: key) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
-                                      image: nil, imageKey: nil, opacity: 0, placeholder: .uncached,
+                                      image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
                                       failure: nil, isPressed: pressedItem == item)
             switch pictures[item] {
             case .placeholder(let placeholder)?:
-                content.placeholder = placeholder == .cached ? .cached : .uncached
+                content.placeholder = placeholder
             case .image(let key, let image, let fade, let arrival, let underneath)?:
-                content.placeholder = underneath == .cached ? .cached : .uncached
+                content.placeholder = underneath
                 content.image = image
                 content.imageKey = key
                 content.opacity = fade > 0 ? min(max((now - (arrival ?? now)) / fade, 0), 1) : 1

@@ -93,11 +93,16 @@ public struct CollectionLayoutState {
     /// Whether a change of the scroll view's bounds from `viewport` to
     /// `newBounds` needs a new layout: only a change of size does (a scroll
     /// moves the bounds' origin and must never rebuild). When it does, the
-    /// first visible item is remembered so the next proposed offset keeps it.
-    public mutating func boundsWillChange(from viewport: ScrollViewport, to newBounds: CGRect) -> Bool {
+    /// first visible item is remembered so the next proposed offset keeps
+    /// it. A scroll by the user (`isUserScrolling`: dragging or
+    /// decelerating) forgets a place remembered at a resize that was never
+    /// proposed an offset; UIKit's own offset changes around a rotation
+    /// (insets, clamping) do not.
+    public mutating func shouldInvalidateLayout(
+        forBoundsChangeFrom viewport: ScrollViewport, to newBounds: CGRect, isUserScrolling: Bool
+    ) -> Bool {
         guard newBounds.size != viewport.size else {
-            // A scroll: the place is the user's again.
-            if case .resize = pendingPlace, newBounds.origin != viewport.contentOffset { pendingPlace = nil }
+            if case .resize = pendingPlace, isUserScrolling { pendingPlace = nil }
             return false
         }
         if let layout {

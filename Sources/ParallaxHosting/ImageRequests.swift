@@ -42,9 +42,11 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     private var bindings = ImageBindings<Target>()
     private var tasks: [Target: Task<Void, Never>] = [:]
     private var storedIDs: Set<ImageID> = []
+    /// Which photo each target shows now, if it shows one.
+    private var showing: [Target: ImageID] = [:]
 
     /// Requests through `loader`. Give the loader's `source` to let the
-    /// first placeholder tell stored pictures from ones to download.
+    /// placeholder tell stored pictures from ones to download.
     public init(loader: ImageLoader, source: (any ImageSource)? = nil, fadeDuration: TimeInterval = 0.25,
                 resizeBehavior: ResizeBehavior = .keepsImage) {
         self.loader = loader
@@ -59,37 +61,51 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     /// The thumbnail `target` is bound to, if any.
     public func key(for target: Target) -> ThumbnailKey? { bindings.ticket(for: target)?.key }
 
-    /// Shows the thumbnail for `key` in `target`: `display` is called at
-    /// once (the cached image, or a placeholder) and, unless the image was
-    /// cached, once more with the image or the failure, provided `target`
-    /// has not been rebound or cancelled by then.
+    /// Shows the thumbnail for `key` in `target`, through `display`, as long
+    /// as `target` is not rebound or cancelled:
+    /// - a memory-cache hit at once, with no fade;
+    /// - otherwise a placeholder, then the image (with the cross-fade) or
+    ///   the failure. The placeholder is shown at once when it is known
+    ///   whether the photo is stored on the device; when that must first be
+    ///   asked of the source, it is shown on the answer, so a stored photo
+    ///   never flashes the download illustration (keep the view blank, as
+    ///   for `.cached`, until then).
     ///
-    /// Asking for the same picture at another size (a rotation, a layout
-    /// switch) shows no placeholder by default: the view keeps what it shows
-    /// until the new size arrives (see ``resizeBehavior``). A request the pipeline cancels or loses to an
-    /// erase under a view that still wants it is made once more;
-    /// a request cancelled here (``cancel(_:)``, a rebind) shows nothing more.
+    /// Asking for the photo a view already shows at another size (a
+    /// rotation, a layout switch) shows no placeholder by default: the view
+    /// keeps its photo until the new size arrives, and keeps it if the new
+    /// size fails (see ``resizeBehavior``). A request the pipeline cancels
+    /// or loses to an erase under a view that still wants it is made once
+    /// more; a request cancelled here (``cancel(_:)``, a rebind) shows
+    /// nothing more.
     public func load(_ key: ThumbnailKey, into target: Target,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
-        let isResize = resizeBehavior == .keepsImage && bindings.ticket(for: target)?.key.id == key.id
-        start(key, into: target, showsPlaceholder: !isResize, retriesIfCancelled: true, display: display)
+        let isResize = resizeBehavior == .keepsImage && showing[target] == key.id
+        start(key, into: target, isResize: isResize, retriesIfCancelled: true, display: display)
     }
 
-    private func start(_ key: ThumbnailKey, into target: Target, showsPlaceholder: Bool, retriesIfCancelled: Bool,
+    private func start(_ key: ThumbnailKey, into target: Target, isResize: Bool, retriesIfCancelled: Bool,
                        display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         tasks.removeValue(forKey: target)?.cancel()
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
+            showing[target] = key.id
             display(.image(image, fadeDuration: 0))
             return
         }
         let knownStored = storedIDs.contains(key.id)
-        if showsPlaceholder { display(.placeholder(knownStored ? .cached : .uncached)) }
+        let asksSource = !isResize && !knownStored && source != nil
+        if !isResize, !asksSource {
+            showing[target] = nil
+            display(.placeholder(knownStored ? .cached : .uncached))
+        }
         let loader = self.loader, source = self.source
         tasks[target] = Task { [weak self] in
-            if showsPlaceholder, !knownStored, let source, await source.isStoredLocally(key.id) {
+            if asksSource, let source {
+                let stored = await source.isStoredLocally(key.id)
                 guard let self, self.bindings.accepts(ticket, for: target) else { return }
-                display(.placeholder(.cached))
+                self.showing[target] = nil
+                display(.placeholder(stored ? .cached : .uncached))
             }
             let result: Result<LoadedImage, ImageLoadingError>
             do throws(ImageLoadingError) {
@@ -97,8 +113,8 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             } catch {
                 result = .failure(error)
             }
-            self?.finish(result, ticket: ticket, target: target, retriesIfCancelled: retriesIfCancelled,
-                         display: display)
+            self?.finish(result, ticket: ticket, target: target, isResize: isResize,
+                         retriesIfCancelled: retriesIfCancelled, display: display)
         }
     }
 
@@ -107,6 +123,7 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     public func cancel(_ target: Target) {
         tasks.removeValue(forKey: target)?.cancel()
         bindings.unbind(target)
+        showing[target] = nil
     }
 
     /// Cancels every request and forgets which pictures are stored (after
@@ -116,21 +133,27 @@ public final class ImageRequests<Target: Hashable & Sendable> {
         tasks.removeAll()
         bindings.unbindAll()
         storedIDs.removeAll()
+        showing.removeAll()
     }
 
     private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
-                        retriesIfCancelled: Bool, display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+                        isResize: Bool, retriesIfCancelled: Bool,
+                        display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         guard bindings.accepts(ticket, for: target) else { return }
         tasks[target] = nil
         switch result {
         case .success(let loaded):
             if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
+            showing[target] = loaded.key.id
             display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
         case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
-            start(ticket.key, into: target, showsPlaceholder: true, retriesIfCancelled: false, display: display)
+            start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, display: display)
         case .failure(.cancelled):
             bindings.unbind(target)
+        case .failure where isResize:
+            break                                   // the photo at its old size stays
         case .failure(let error):
+            showing[target] = nil
             display(.failure(error.description))
         }
     }

@@ -29,22 +29,23 @@ public struct LayeredBackground: Sendable, Hashable {
         self.loopPeriod = loopPeriod
     }
 
-    /// The stack as it applies now: right-to-left only for a horizontal
-    /// axis (a vertical stack reads top to bottom in every language), and
-    /// no relative motion when the stack or the system asks for reduced motion.
-    public func resolved(layoutDirection: LayoutDirection, isReduceMotionEnabled: Bool) -> LayeredParallax {
-        var stack = self.stack
-        stack.layoutDirection = axis == .horizontal ? layoutDirection : .leftToRight
-        stack.isReduceMotionEnabled = self.stack.isReduceMotionEnabled || isReduceMotionEnabled
-        return stack
+    /// This background as it applies in an environment: right-to-left only
+    /// for a horizontal axis (a vertical stack reads top to bottom in every
+    /// language), and no relative motion when the stack or the system asks
+    /// for reduced motion. Place layers with the result.
+    public func resolved(layoutDirection: LayoutDirection, isReduceMotionEnabled: Bool) -> LayeredBackground {
+        var resolved = self
+        resolved.stack.layoutDirection = axis == .horizontal ? layoutDirection : .leftToRight
+        resolved.stack.isReduceMotionEnabled = stack.isReduceMotionEnabled || isReduceMotionEnabled
+        return resolved
     }
 
-    /// Layer `index` of `stack` (see ``resolved(layoutDirection:isReduceMotionEnabled:)``)
-    /// when the driver is scrolled to `driverOffset` (0 at the content's
-    /// start) of `driverContentExtent`, seen through `viewportSize`.
+    /// Layer `index` when the driver is scrolled to `driverOffset` (0 at
+    /// the content's start, wherever insets make a scroll view rest) of
+    /// `driverContentExtent`, seen through `viewportSize`. Call it on the
+    /// ``resolved(layoutDirection:isReduceMotionEnabled:)`` background.
     public func placement(
-        ofLayer index: Int, in stack: LayeredParallax,
-        driverOffset: CGFloat, driverContentExtent: CGFloat, viewportSize: CGSize
+        ofLayer index: Int, driverOffset: CGFloat, driverContentExtent: CGFloat, viewportSize: CGSize
     ) -> LayerPlacement {
         let viewportExtent = axis.main(viewportSize)
         let speed = stack.effectiveSpeed(ofLayer: index)

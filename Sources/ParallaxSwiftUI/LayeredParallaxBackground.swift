@@ -81,12 +81,12 @@ public struct LayeredParallaxBackground<Layer: View>: View {
     }
 
     public var body: some View {
-        let model = environmentStack
+        let background = resolvedBackground
         Color.clear
             .overlay(alignment: .topLeading) {
                 ZStack(alignment: .topLeading) {
-                    ForEach(0..<model.count, id: \.self) { index in
-                        let position = self.position(ofLayer: index, in: model)
+                    ForEach(0..<background.stack.count, id: \.self) { index in
+                        let position = self.position(ofLayer: index, in: background)
                         art(position.layer)
                             .environment(\.layoutDirection, layoutDirection)
                             .frame(width: position.layer.contentSize.width, height: position.layer.contentSize.height,
@@ -101,21 +101,17 @@ public struct LayeredParallaxBackground<Layer: View>: View {
             .environment(\.layoutDirection, .leftToRight)
     }
 
-    /// The stack with the environment's settings: right to left only for a
-    /// horizontal stack (the model anchors right-to-left stacks at their
-    /// end, which for a vertical one would be the bottom).
-    private var background: LayeredBackground {
+    /// The background with the environment's settings: right to left only
+    /// for a horizontal stack, no relative motion under Reduce Motion.
+    private var resolvedBackground: LayeredBackground {
         LayeredBackground(stack: stack, axis: axis, loopPeriod: loopPeriod)
+            .resolved(layoutDirection: ParallaxCore.LayoutDirection(layoutDirection), isReduceMotionEnabled: reduceMotion)
     }
 
-    private var environmentStack: LayeredParallax {
-        background.resolved(layoutDirection: ParallaxCore.LayoutDirection(layoutDirection),
-                            isReduceMotionEnabled: reduceMotion)
-    }
-
-    private func position(ofLayer index: Int, in model: LayeredParallax) -> (layer: ParallaxBackgroundLayer, offset: CGFloat) {
+    private func position(ofLayer index: Int, in background: LayeredBackground)
+        -> (layer: ParallaxBackgroundLayer, offset: CGFloat) {
         let layer = background.placement(
-            ofLayer: index, in: model, driverOffset: axis.main(scrollGeometry.contentOffset),
+            ofLayer: index, driverOffset: axis.main(scrollGeometry.contentOffset),
             driverContentExtent: axis.main(scrollGeometry.contentSize), viewportSize: scrollGeometry.viewportSize)
         return (layer, layer.offset)
     }

@@ -14,8 +14,8 @@ import UIKit
 /// background.follow(scrollView)
 /// ```
 ///
-/// The view updates once per frame, before Core Animation commits (see
-/// ``ParallaxController`` for why not on `contentOffset` changes), honours
+/// The view updates whenever the main run loop is about to commit a frame
+/// (see ``ParallaxController`` for why not on `contentOffset` changes), honours
 /// Reduce Motion (every layer then moves with the content) and, for
 /// horizontal stacks, right-to-left.
 @MainActor
@@ -84,8 +84,7 @@ public final class LayeredParallaxView: UIView {
 
     private func updateLayers() {
         guard let scrollView else { return }
-        let background = LayeredBackground(stack: model, axis: axis, loopPeriod: loopPeriod)
-        let stack = background.resolved(
+        let background = LayeredBackground(stack: model, axis: axis, loopPeriod: loopPeriod).resolved(
             layoutDirection: effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
             isReduceMotionEnabled: UIAccessibility.isReduceMotionEnabled)
         // The driver's offset from its content's start: a scroll view resting under a bar sits at −inset.
@@ -93,7 +92,7 @@ public final class LayeredParallaxView: UIView {
         let driverOffset = axis.main(scrollView.contentOffset) + (axis == .vertical ? insets.top : insets.left)
         for (index, layer) in layerViews.enumerated() {
             let placement = background.placement(
-                ofLayer: index, in: stack, driverOffset: driverOffset,
+                ofLayer: index, driverOffset: driverOffset,
                 driverContentExtent: axis.main(scrollView.contentSize), viewportSize: bounds.size)
             let frame = placement.frame(along: axis)
             if layer.frame != frame { layer.frame = frame }

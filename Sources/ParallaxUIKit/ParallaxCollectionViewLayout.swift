@@ -190,7 +190,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
 
     open override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
         guard let collectionView else { return false }
-        return state.boundsWillChange(from: viewport(of: collectionView), to: newBounds)
+        return state.shouldInvalidateLayout(
+            forBoundsChangeFrom: viewport(of: collectionView), to: newBounds,
+            isUserScrolling: collectionView.isTracking || collectionView.isDecelerating)
     }
 
     open override func prepareForTransition(from oldLayout: UICollectionViewLayout) {

@@ -12,12 +12,13 @@ import UIKit
 /// ParallaxController.attach(to: collectionView)   // cells that conform to ParallaxCell move
 /// ```
 ///
-/// How it hooks in: just before Core Animation commits a frame, when the
-/// scroll view moved, resized, changed its insets or needs layout (or a
-/// setting changed), the controller lets the scroll view finish any pending
-/// layout (so cells that are about to appear exist) and hands every
-/// visible ``ParallaxCell`` its placement through a ``ParallaxDriver``.
-/// When nothing changed it returns at once. It
+/// How it hooks in: whenever the main run loop is about to commit a frame
+/// (see `RunLoopFrameObserver`), the controller lets the scroll view finish
+/// any pending layout (so cells that are about to appear exist) and hands
+/// every visible ``ParallaxCell`` its placement through a
+/// ``ParallaxDriver``. Every pass is complete: cells that moved without the
+/// scroll view moving (a reorder, a batch update, a reload) are placed too.
+/// A view whose placement did not change is not touched. It
 /// never observes `contentOffset`, never becomes a delegate and never
 /// invalidates the collection view's layout. So offsets are right:
 /// - when a cell appears, in the same frame (not after the next scroll);
@@ -32,8 +33,9 @@ import UIKit
 /// The controller lives as long as its scroll view (it is stored with it)
 /// and holds the scroll view weakly.
 ///
-/// Complexity: O(visible cells) per frame that changed anything, O(1) per
-/// other wake of the main run loop, nothing while it sleeps.
+/// Complexity: O(visible cells) per wake of the main run loop while the
+/// scroll view is on screen (a few microseconds: a frame and a comparison
+/// per cell), nothing while the run loop sleeps.
 @MainActor
 public final class ParallaxController {
     /// The effect and its settings; changes show in the next frame.
@@ -45,30 +47,20 @@ public final class ParallaxController {
     /// The scroll view whose cells move.
     public private(set) weak var scrollView: UIScrollView?
 
+    /// The kinds of collection-view supplementary views that may conform to
+    /// ``ParallaxCell``: section headers and footers unless told otherwise
+    /// (add the custom kinds of a compositional layout here).
+    public var supplementaryElementKinds: [String] {
+        get { host.supplementaryElementKinds }
+        set { host.supplementaryElementKinds = newValue }
+    }
+
     /// What the controller has done (updates, placements, nested requests).
     public var statistics: ParallaxDriver<ScrollViewHost>.Statistics { driver.statistics }
 
     private let driver: ParallaxDriver<ScrollViewHost>
     private let host: ScrollViewHost
     private var frameObserver: RunLoopFrameObserver?
-    private var gate = UpdateGate<HostState>()
-
-    /// What, besides a pending layout, changes placements.
-    private struct HostState: Equatable {
-        var bounds: CGRect
-        var contentSize: CGSize
-        var safeArea: UIEdgeInsets
-        var isRightToLeft: Bool
-        var isReduceMotionEnabled: Bool
-
-        @MainActor init(_ scrollView: UIScrollView) {
-            bounds = scrollView.bounds
-            contentSize = scrollView.contentSize
-            safeArea = scrollView.safeAreaInsets
-            isRightToLeft = scrollView.effectiveUserInterfaceLayoutDirection == .rightToLeft
-            isReduceMotionEnabled = UIAccessibility.isReduceMotionEnabled
-        }
-    }
     // Only touched on the main actor, and in deinit once nothing else can.
     private nonisolated(unsafe) var reduceMotionObserver: NSObjectProtocol?
 
@@ -119,7 +111,6 @@ public final class ParallaxController {
         guard let scrollView, scrollView.window != nil else { return }
         scrollView.layoutIfNeeded()
         driver.update(host)
-        gate.didUpdate(leaving: HostState(scrollView))
     }
 
     /// Stops moving cells and removes the controller from its scroll view.
@@ -134,11 +125,10 @@ public final class ParallaxController {
         }
     }
 
-    /// Asks for a pass at the next commit even if the scroll view did not
-    /// change (a setting changed, a cell's parallax view was resized).
+    /// Makes sure a pass runs soon (a setting changed, a cell's parallax
+    /// view was resized): the frame observer runs on the next turn of the
+    /// run loop, which this wakes.
     func setNeedsUpdate() {
-        gate.request()
-        // The frame observer runs in this turn of the run loop; make sure there is one.
         CFRunLoopWakeUp(CFRunLoopGetMain())
     }
 
@@ -148,7 +138,6 @@ public final class ParallaxController {
             return
         }
         guard scrollView.window != nil, !scrollView.isHidden else { return }
-        guard gate.shouldUpdate(seeing: HostState(scrollView), layoutPending: scrollView.layer.needsLayout()) else { return }
         updateNow()
     }
 
@@ -188,6 +177,8 @@ public final class ScrollViewHost: ParallaxScrollHost {
     public typealias Target = ParallaxView
 
     private weak var scrollView: UIScrollView?
+    var supplementaryElementKinds = [UICollectionView.elementKindSectionHeader,
+                                     UICollectionView.elementKindSectionFooter]
 
     init(scrollView: UIScrollView) {
         self.scrollView = scrollView
@@ -211,7 +202,7 @@ public final class ScrollViewHost: ParallaxScrollHost {
         switch scrollView {
         case let collectionView as UICollectionView:
             for cell in collectionView.visibleCells { visit(cell, in: scrollView, body) }
-            for kind in [UICollectionView.elementKindSectionHeader, UICollectionView.elementKindSectionFooter] {
+            for kind in supplementaryElementKinds {
                 for view in collectionView.visibleSupplementaryViews(ofKind: kind) { visit(view, in: scrollView, body) }
             }
         case let tableView as UITableView:
@@ -223,7 +214,8 @@ public final class ScrollViewHost: ParallaxScrollHost {
             }
         default:
             // A plain scroll view: conforming views anywhere in its visible content (inside stack
-            // views, say), but not inside a nested scroll view, which has its own controller.
+            // views, say), but not inside a nested scroll view, which has its own controller. Each
+            // child of a visible container is checked: O(views in visible containers).
             let visible = scrollView.bounds
             for subview in scrollView.subviews { visitTree(subview, in: scrollView, visible: visible, body) }
         }

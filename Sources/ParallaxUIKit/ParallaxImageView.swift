@@ -72,7 +72,9 @@ public final class ParallaxImageView: ParallaxView {
     /// Asks for the current photo again (after a failure: seed 003 retries
     /// a photo when its error tile is tapped).
     public func retryImage() {
+        requests?.cancel(ObjectIdentifier(self))        // a fresh request: placeholder first, not a resize
         currentKey = nil
+        failureMessage = nil
         requestIfNeeded()
     }
 
@@ -108,7 +110,7 @@ public final class ParallaxImageView: ParallaxView {
         guard window != nil, let id = requestedID, let requests else { return }
         // Under a controller, wait for the exact placement: its content size includes the overscan.
         let contentSize: CGSize
-        if let placement {
+        if let placement = placementForCurrentSize {
             contentSize = placement.contentSize
         } else if enclosingParallaxController == nil {
             contentSize = bounds.size

@@ -15,8 +15,9 @@ import UIKit
 /// Until the first placement arrives (or for a view outside a controlled
 /// scroll view) the content simply fills the bounds. When the view is
 /// resized, the content keeps its overscan and offset around the new bounds
-/// (so it moves with the view inside a layout animation) until the
-/// controller places it exactly, before the frame is committed.
+/// until the controller places it exactly, at its next pass (normally
+/// before the frame is committed; a resize made during the commit itself is
+/// placed exactly one frame later).
 @MainActor
 open class ParallaxView: UIView {
     /// The moving content. Its frame belongs to this view.
@@ -64,6 +65,12 @@ open class ParallaxView: UIView {
         // exact placement arrives before this frame is committed.
         placeContent(in: placement.carried(from: placedSize, to: bounds.size).contentFrame)
         enclosingParallaxController?.setNeedsUpdate()
+    }
+
+    /// The last placement, if it was made for the view's current size (a
+    /// reused cell's old placement is not, when its size changed).
+    var placementForCurrentSize: ParallaxPlacement? {
+        placedSize == bounds.size ? placement : nil
     }
 
     /// The controller of the nearest enclosing scroll view that has one.

@@ -101,6 +101,14 @@ struct RenderedFrameTests {
         let waiting = GalleryModel(library: library, settings: slow, viewportSize: Self.size)
         await waiting.loadPhotoList()
         waiting.update(now: 0)
+        // Blank until the server says whether the photo is stored (so a stored one never flashes the artwork)…
+        #expect(waiting.cells.first?.placeholder == .cached)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while waiting.cells.first?.placeholder != .uncached, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+            waiting.update(now: 0)
+        }
+        // …then the illustration: it must be downloaded.
         let first = try renderedFrame(waiting, size: Self.size)
         let sky = first.pixel(x: 40, y: 40)!
         #expect((sky.r, sky.g, sky.b) == (58, 74, 98))

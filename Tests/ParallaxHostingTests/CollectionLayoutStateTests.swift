@@ -21,8 +21,8 @@ struct CollectionLayoutStateTests {
         let same = state.prepare(containerSize: portrait, itemCounts: [1000])
         #expect(first && !same)
         let scrolled = CGRect(origin: CGPoint(x: 0, y: 5000), size: portrait)
-        let onScroll = state.boundsWillChange(from: viewport(portrait, 0), to: scrolled)
-        let onRotate = state.boundsWillChange(from: viewport(portrait, 0), to: CGRect(origin: .zero, size: landscape))
+        let onScroll = state.shouldInvalidateLayout(forBoundsChangeFrom: viewport(portrait, 0), to: scrolled, isUserScrolling: false)
+        let onRotate = state.shouldInvalidateLayout(forBoundsChangeFrom: viewport(portrait, 0), to: CGRect(origin: .zero, size: landscape), isUserScrolling: false)
         #expect(!onScroll && onRotate)
         let rotated = state.prepare(containerSize: landscape, itemCounts: [1000])
         let inserted = state.prepare(containerSize: landscape, itemCounts: [1001])
@@ -38,7 +38,7 @@ struct CollectionLayoutStateTests {
         state.prepare(containerSize: portrait, itemCounts: [1000])
         let before = viewport(portrait, 3000)
         let anchor = try #require(state.anchor(in: before))
-        let rotates = state.boundsWillChange(from: before, to: CGRect(origin: before.contentOffset, size: landscape))
+        let rotates = state.shouldInvalidateLayout(forBoundsChangeFrom: before, to: CGRect(origin: before.contentOffset, size: landscape), isUserScrolling: false)
         #expect(rotates)
         state.prepare(containerSize: landscape, itemCounts: [1000])
         let offset = state.targetContentOffset(forProposed: before.contentOffset, in: viewport(landscape, 3000))
@@ -51,19 +51,36 @@ struct CollectionLayoutStateTests {
         #expect(later == CGPoint(x: 0, y: 1234))
     }
 
+    @Test("UIKit's own offset changes around a rotation keep the remembered place")
+    func rotationWithOffsetAdjustments() throws {
+        var state = CollectionLayoutState(builder: CollectionLayoutState.grid())
+        state.prepare(containerSize: portrait, itemCounts: [1000])
+        let before = viewport(portrait, 3000)
+        let anchor = try #require(state.anchor(in: before))
+        _ = state.shouldInvalidateLayout(forBoundsChangeFrom: before, to: CGRect(origin: before.contentOffset, size: landscape),
+                                         isUserScrolling: false)
+        state.prepare(containerSize: landscape, itemCounts: [1000])
+        // UIKit adjusts the offset for the new insets before it proposes one: not the user.
+        _ = state.shouldInvalidateLayout(forBoundsChangeFrom: viewport(landscape, 3000), to: CGRect(x: 0, y: 2970, width: 844, height: 390),
+                                         isUserScrolling: false)
+        let offset = state.targetContentOffset(forProposed: CGPoint(x: 0, y: 2970), in: viewport(landscape, 2970))
+        let frame = try #require(state.layout?.frame(of: anchor.index))
+        #expect(abs(frame.minY - (offset.y + insets.top) - anchor.distance) < 1e-9)
+    }
+
     @Test("a place remembered before a resize is forgotten when the user scrolls first, or at another size")
     func stalePlaces() throws {
         var state = CollectionLayoutState(builder: CollectionLayoutState.grid())
         state.prepare(containerSize: portrait, itemCounts: [1000])
         let before = viewport(portrait, 3000)
-        _ = state.boundsWillChange(from: before, to: CGRect(origin: before.contentOffset, size: landscape))
+        _ = state.shouldInvalidateLayout(forBoundsChangeFrom: before, to: CGRect(origin: before.contentOffset, size: landscape), isUserScrolling: false)
         state.prepare(containerSize: landscape, itemCounts: [1000])
         // No proposal came (a plain resize); the user scrolls; a later reload proposes an offset.
-        _ = state.boundsWillChange(from: viewport(landscape, 3000), to: CGRect(x: 0, y: 900, width: 844, height: 390))
+        _ = state.shouldInvalidateLayout(forBoundsChangeFrom: viewport(landscape, 3000), to: CGRect(x: 0, y: 900, width: 844, height: 390), isUserScrolling: true)
         let afterScroll = state.targetContentOffset(forProposed: CGPoint(x: 0, y: 900), in: viewport(landscape, 900))
         #expect(afterScroll == CGPoint(x: 0, y: 900))
 
-        _ = state.boundsWillChange(from: viewport(landscape, 900), to: CGRect(x: 0, y: 900, width: 390, height: 844))
+        _ = state.shouldInvalidateLayout(forBoundsChangeFrom: viewport(landscape, 900), to: CGRect(x: 0, y: 900, width: 390, height: 844), isUserScrolling: false)
         state.prepare(containerSize: portrait, itemCounts: [1000])
         // The proposal arrives for yet another size (a second resize already happened): not applied.
         let elsewhere = state.targetContentOffset(forProposed: CGPoint(x: 0, y: 700), in: viewport(CGSize(width: 500, height: 700), 700))

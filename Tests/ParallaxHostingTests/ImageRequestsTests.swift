@@ -42,6 +42,15 @@ actor HeldSource: ImageSource {
     func isStoredLocally(_ id: ImageID) async -> Bool { stored.contains(id) }
     func markStored(_ id: ImageID) { stored.insert(id) }
 
+    /// Downloads waiting for release.
+    var waitingCount: Int { held.values.reduce(0) { $0 + $1.count } }
+
+    /// Waits (at most 5 s) until `count` downloads are waiting.
+    func waitUntilWaiting(_ count: Int) async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while waitingCount < count, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
     func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         if !released.contains(id) { await withCheckedContinuation { held[id, default: []].append($0) } }
         return try await backing.data(for: id)
@@ -51,6 +60,17 @@ actor HeldSource: ImageSource {
         released.insert(id)
         for gate in held.removeValue(forKey: id) ?? [] { gate.resume() }
     }
+}
+
+/// A source whose one photo can be made to arrive broken.
+actor FlakySource: ImageSource {
+    let good: Data, broken: Data
+    private var isBroken = false
+    init(good: Data, broken: Data) { self.good = good; self.broken = broken }
+    func breakIt() { isBroken = true }
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { [Swatches.id(0)] }
+    func isStoredLocally(_ id: ImageID) async -> Bool { false }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data { isBroken ? broken : good }
 }
 
 /// Records what a target was told.
@@ -79,7 +99,7 @@ private func settle(_ requests: ImageRequests<Int>, timeout: Duration = .seconds
 struct ImageRequestsTests {
     @Test("a download: the illustration first, then the photo with a 0.25 s cross-fade")
     func download() async {
-        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
         let requests = ImageRequests<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(2), into: 0) { log.record($0) }
@@ -92,7 +112,7 @@ struct ImageRequestsTests {
 
     @Test("a memory-cache hit is shown at once, with no placeholder and no fade")
     func memoryHit() async {
-        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
         _ = try? await loader.image(for: Swatches.key(1))
         let requests = ImageRequests<Int>(loader: loader)
         let log = DisplayLog()
@@ -103,18 +123,34 @@ struct ImageRequestsTests {
         #expect(requests.pendingCount == 0)
     }
 
+    @Test("with a source, the placeholder waits for its answer: black for a stored photo, the illustration for a download")
+    func placeholderWaitsForTheSource() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()), source: source)
+        let log = DisplayLog()
+        requests.load(Swatches.key(2), into: 0) { log.record($0) }
+        #expect(log.entries.isEmpty)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while log.entries.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+        #expect(log.entries == [.placeholder(.uncached)])
+        await source.release(Swatches.id(2))
+        await settle(requests)
+        #expect(log.shownNumber == 2)
+    }
+
     @Test("a photo stored on the device shows black, not the illustration")
     func storedPhoto() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
         await source.markStored(Swatches.id(3))
-        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()), source: source)
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()), source: source)
         let log = DisplayLog()
         requests.load(Swatches.key(3), into: 0) { log.record($0) }
         await source.release(Swatches.id(3))
         await settle(requests)
-        #expect(log.entries.first == .placeholder(.uncached))
-        #expect(log.entries.dropFirst().first == .placeholder(.cached))
-        #expect(log.shownNumber == 3)
+        // Nothing until the source answers, then black: the download illustration never flashes.
+        #expect(log.entries.first == .placeholder(.cached))
+        #expect(!log.entries.contains(.placeholder(.uncached)))
+        #expect(log.entries.count == 2 && log.shownNumber == 3)
         // Once a photo has loaded, the next view asking for it at another size knows it is stored.
         let other = DisplayLog()
         let bigger = ThumbnailKey(id: Swatches.id(3), size: (try? ThumbnailSize(width: 6, height: 6)) ?? .fallback)
@@ -126,7 +162,8 @@ struct ImageRequestsTests {
     @Test("a reused view never shows the photo it asked for before, whichever finishes first")
     func reuse() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
-        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 5) { log.record($0) }
         requests.load(Swatches.key(1), into: 5) { log.record($0) }       // the cell is reused
@@ -134,7 +171,8 @@ struct ImageRequestsTests {
         await settle(requests)
         #expect(log.shownNumber == 1)
         await source.release(Swatches.id(0))
-        try? await Task.sleep(for: .milliseconds(50))
+        await loader.waitUntilIdle()
+        await Task.yield()
         #expect(log.shownNumber == 1)
         #expect(log.entries.filter { if case .image = $0 { return true } else { return false } }.count == 1)
     }
@@ -142,14 +180,19 @@ struct ImageRequestsTests {
     @Test("a cancelled view is told nothing more; reset cancels everything")
     func cancel() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
-        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
+                                 configuration: .init(scrollAwayPolicy: .keepDownloading))
+        let requests = ImageRequests<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(2), into: 1) { log.record($0) }
-        requests.cancel(1)
+        await source.waitUntilWaiting(1)                   // the download is under way…
+        requests.cancel(1)                                 // …when the view is reused
         #expect(requests.pendingCount == 0 && requests.key(for: 1) == nil)
         await source.release(Swatches.id(2))
-        try? await Task.sleep(for: .milliseconds(50))
-        #expect(log.entries == [.placeholder(.uncached)])
+        await loader.waitUntilIdle()                       // the download finished (kept loading) and was cached…
+        await Task.yield()
+        #expect(loader.memoryCache.image(for: Swatches.key(2)) != nil)
+        #expect(log.entries == [.placeholder(.uncached)])  // …but the cancelled view was told nothing
 
         requests.load(Swatches.key(3), into: 1) { log.record($0) }
         requests.load(Swatches.key(0), into: 2) { log.record($0) }
@@ -157,7 +200,8 @@ struct ImageRequestsTests {
         #expect(requests.pendingCount == 0)
         await source.release(Swatches.id(3))
         await source.release(Swatches.id(0))
-        try? await Task.sleep(for: .milliseconds(50))
+        await loader.waitUntilIdle()
+        await Task.yield()
         #expect(log.entries.allSatisfy { if case .image = $0 { return false } else { return true } })
     }
 
@@ -165,7 +209,7 @@ struct ImageRequestsTests {
     func resize() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
         await source.release(Swatches.id(1))
-        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: CodecImageDecoder()))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()))
         let log = DisplayLog()
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
         await settle(requests)
@@ -186,22 +230,76 @@ struct ImageRequestsTests {
     func erasedMidFlight() async {
         let server = SimulatedImageServer(backing: Swatches.source(count: 4),
                                           behavior: .init(latency: .milliseconds(100) ... .milliseconds(100), seed: 1))
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
         let requests = ImageRequests<Int>(loader: loader, source: server)
         let log = DisplayLog()
         requests.load(Swatches.key(3), into: 0) { log.record($0) }
         try? await Task.sleep(for: .milliseconds(20))
         await loader.eraseAll()
         await settle(requests)
+        // Two placeholders: the first request's, and the retry's after the erase.
+        #expect(log.entries.filter { if case .placeholder = $0 { return true } else { return false } }.count == 2)
         #expect(log.shownNumber == 3)
         #expect(!log.entries.contains { if case .failure = $0 { return true } else { return false } })
         #expect(requests.key(for: 0) == Swatches.key(3))
     }
 
+    @Test("seed 003's resize: the placeholder again, then a fade (the gallery's behaviour)")
+    func resizeShowingPlaceholder() async {
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader, resizeBehavior: .showsPlaceholder)
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        await settle(requests)
+        let bigger = ThumbnailKey(id: Swatches.id(1), size: (try? ThumbnailSize(width: 7, height: 5)) ?? .fallback)
+        requests.load(bigger, into: 0) { log.record($0) }
+        #expect(log.last == .placeholder(.cached))          // it was downloaded once: black, not the illustration
+        await settle(requests)
+        if case .image(let image, let fade) = log.last {
+            #expect(image.width == 7 && fade == 0.25)
+        } else {
+            Issue.record("no image")
+        }
+    }
+
+    @Test("a retry after a failure (cancel, then load) starts over with the placeholder")
+    func retryAfterFailure() async {
+        let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0, 1, 2]))])
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(0), into: 0) { log.record($0) }
+        await settle(requests)
+        if case .failure = log.last {} else { Issue.record("a broken photo fails") }
+        requests.cancel(0)
+        requests.load(Swatches.key(0), into: 0) { log.record($0) }
+        #expect(log.last == .placeholder(.uncached))
+        await settle(requests)
+    }
+
+    @Test("a resize that fails keeps the photo at its old size, with no failure shown")
+    func failedResize() async {
+        let flaky = FlakySource(good: Swatches.data(0), broken: Data([0xFF, 0xD8, 0xFF, 0, 1, 2]))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: flaky, decoder: PlatformImageDecoder()))
+        let log = DisplayLog()
+        requests.load(Swatches.key(0), into: 0) { log.record($0) }
+        await settle(requests)
+        #expect(log.shownNumber == 0)
+        await flaky.breakIt()
+        let bigger = ThumbnailKey(id: Swatches.id(0), size: (try? ThumbnailSize(width: 6, height: 6)) ?? .fallback)
+        requests.load(bigger, into: 0) { log.record($0) }
+        await settle(requests)
+        #expect(log.entries.count == 2)                      // the placeholder and the first photo: nothing since
+        #expect(log.shownNumber == 0)
+        // A different photo in the same view is not a resize: its failure shows.
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        await settle(requests)
+        if case .failure = log.last {} else { Issue.record("a missing photo fails") }
+    }
+
     @Test("a picture that fails shows the failure, with the reason")
     func failure() async {
         let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0x00, 0x01]))])
-        let requests = ImageRequests<Int>(loader: ImageLoader(source: broken, decoder: CodecImageDecoder()))
+        let requests = ImageRequests<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder()))
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         await settle(requests)
@@ -221,7 +319,7 @@ struct ImageRequestsTests {
         let count = 30
         let loader = ImageLoader(source: SimulatedImageServer(
             backing: Swatches.source(count: count),
-            behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: CodecImageDecoder())
+            behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: PlatformImageDecoder())
         let requests = ImageRequests<Int>(loader: loader)
         var rng = SplitMix64(seed: 77)
         let wanted = Wanted()

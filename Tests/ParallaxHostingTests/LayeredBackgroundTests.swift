@@ -12,7 +12,7 @@ struct LayeredBackgroundTests {
         let background = LayeredBackground(stack: .cosmos, axis: .vertical)
         let stack = background.resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)
         for (index, speed) in LayeredParallax.cosmosSpeeds.enumerated() {
-            let layer = background.placement(ofLayer: index, in: stack, driverOffset: 1000,
+            let layer = stack.placement(ofLayer: index, driverOffset: 1000,
                                              driverContentExtent: 5000, viewportSize: viewport)
             // 1 − intensity·(1 − speed) is speed up to rounding.
             let close = { (a: CGFloat, b: CGFloat) in abs(a - b) < 1e-9 }
@@ -37,7 +37,7 @@ struct LayeredBackgroundTests {
             let stack = background.resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)
             let end = extent - axis.main(size)
             for index in speeds.indices {
-                let layer = background.placement(ofLayer: index, in: stack, driverOffset: end,
+                let layer = stack.placement(ofLayer: index, driverOffset: end,
                                                  driverContentExtent: extent, viewportSize: size)
                 let frame = layer.frame(along: axis)
                 // The layer's art still covers the screen: its far edge is at or past the viewport's.
@@ -54,7 +54,7 @@ struct LayeredBackgroundTests {
                       LayeredBackground(stack: LayeredParallax(speeds: [0, 0.5], isReduceMotionEnabled: true))
                           .resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)] {
             for index in 0..<2 {
-                let layer = background.placement(ofLayer: index, in: stack, driverOffset: 321,
+                let layer = stack.placement(ofLayer: index, driverOffset: 321,
                                                  driverContentExtent: 4000, viewportSize: viewport)
                 #expect(layer.speed == 1 && layer.offset == 321)
             }
@@ -64,13 +64,13 @@ struct LayeredBackgroundTests {
     @Test("right-to-left applies to horizontal stacks only, which then start at their right end")
     func rightToLeft() {
         let vertical = LayeredBackground(stack: .cosmos, axis: .vertical)
-        #expect(vertical.resolved(layoutDirection: .rightToLeft, isReduceMotionEnabled: false).layoutDirection == .leftToRight)
+        #expect(vertical.resolved(layoutDirection: .rightToLeft, isReduceMotionEnabled: false).stack.layoutDirection == .leftToRight)
         let horizontal = LayeredBackground(stack: LayeredParallax(speeds: [0.5]), axis: .horizontal)
         let stack = horizontal.resolved(layoutDirection: .rightToLeft, isReduceMotionEnabled: false)
-        #expect(stack.layoutDirection == .rightToLeft)
+        #expect(stack.stack.layoutDirection == .rightToLeft)
         let size = CGSize(width: 400, height: 300)
         // At the start (the right end: driver offset = 3000 − 400), the layer shows its own right end.
-        let layer = horizontal.placement(ofLayer: 0, in: stack, driverOffset: 2600, driverContentExtent: 3000, viewportSize: size)
+        let layer = stack.placement(ofLayer: 0, driverOffset: 2600, driverContentExtent: 3000, viewportSize: size)
         let layerExtent: CGFloat = 3000 * 0.5 + 400
         #expect(layer.offset == layerExtent - 400)
     }
@@ -79,14 +79,14 @@ struct LayeredBackgroundTests {
     func looping() {
         let background = LayeredBackground(stack: LayeredParallax(speeds: [0.25, 1, 0]), axis: .vertical, loopPeriod: 2000)
         let stack = background.resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)
-        let slow = background.placement(ofLayer: 0, in: stack, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
+        let slow = stack.placement(ofLayer: 0, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
         #expect(slow.loopPeriod == 500)
         let drawn: CGFloat = 500 + 800
         #expect(slow.contentSize.height == drawn)
         #expect(slow.offset == 9000 * 0.25 - 4 * 500)
-        let fast = background.placement(ofLayer: 1, in: stack, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
+        let fast = stack.placement(ofLayer: 1, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
         #expect(fast.offset == 1000 && fast.loopPeriod == 2000)
-        let still = background.placement(ofLayer: 2, in: stack, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
+        let still = stack.placement(ofLayer: 2, driverOffset: 9000, driverContentExtent: 1e9, viewportSize: viewport)
         #expect(still.offset == 0 && still.contentSize.height == 800)
     }
 
@@ -95,7 +95,7 @@ struct LayeredBackgroundTests {
         let background = LayeredBackground(stack: .cosmos, loopPeriod: .nan)
         let stack = background.resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)
         for index in -1...9 {
-            let layer = background.placement(ofLayer: index, in: stack, driverOffset: .nan, driverContentExtent: -5,
+            let layer = stack.placement(ofLayer: index, driverOffset: .nan, driverContentExtent: -5,
                                              viewportSize: CGSize(width: CGFloat.nan, height: -1))
             #expect(layer.offset.isFinite)
             #expect(layer.contentSize.width.isFinite && layer.contentSize.height.isFinite)

@@ -37,15 +37,13 @@ final class PhotoStore {
     /// downloads again; decoded thumbnails are dropped.
     func reloadAll() async {
         requests.reset()
-        await server.reloadAll()
-        await loader.reloadAll()
+        await loader.reloadAll()                // also resets the server (a resettable source)
     }
 
     /// Seed 003's "erase": as if the app were freshly installed.
     func eraseAll() async {
         requests.reset()
-        await server.eraseAll()
-        await loader.eraseAll()
+        await loader.eraseAll()                 // also erases the server's downloads
     }
 }
 #endif

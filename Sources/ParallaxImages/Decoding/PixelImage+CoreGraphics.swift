@@ -1,6 +1,7 @@
 #if canImport(CoreGraphics) && canImport(ImageIO)
 import CoreGraphics
 import Foundation
+import ImageIO
 
 extension PixelImage {
     /// The image as a `CGImage` (premultiplied RGBA8, sRGB) for UIKit and
@@ -13,5 +14,18 @@ extension PixelImage {
                        space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
                        provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
     }
+
+    #if !canImport(CParallaxCodecs)
+    /// The image as a PNG file (straight, not premultiplied, alpha), through
+    /// ImageIO; `nil` if it cannot be encoded. Linux encodes with libpng.
+    public func pngData() -> Data? {
+        guard let image = makeCGImage() else { return nil }
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.png" as CFString, 1, nil)
+        else { return nil }
+        CGImageDestinationAddImage(destination, image, nil)
+        return CGImageDestinationFinalize(destination) ? data as Data : nil
+    }
+    #endif
 }
 #endif
