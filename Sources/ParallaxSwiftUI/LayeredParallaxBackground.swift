@@ -111,7 +111,7 @@ public struct LayeredParallaxBackground<Layer: View>: View {
     private func position(ofLayer index: Int, in background: LayeredBackground)
         -> (layer: ParallaxBackgroundLayer, offset: CGFloat) {
         let layer = background.placement(
-            ofLayer: index, driverOffset: axis.main(scrollGeometry.contentOffset),
+            ofLayer: index, driverOffset: scrollGeometry.distanceFromStart(along: axis),
             driverContentExtent: axis.main(scrollGeometry.contentSize), viewportSize: scrollGeometry.viewportSize)
         return (layer, layer.offset)
     }

@@ -2,6 +2,7 @@
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
+import ParallaxCore
 import SwiftUI
 
 /// Where a scroll view is: how far it has scrolled, how much it scrolls and
@@ -19,11 +20,25 @@ public struct ParallaxScrollGeometry: Sendable, Equatable {
     public var contentSize: CGSize
     /// The size of the scroll view: the visible part of the content.
     public var viewportSize: CGSize
+    /// The edges of the scroll view its safe area covers (bars, the notch),
+    /// as ``SwiftUI/View/parallaxScrollContainer()`` measures them (zero
+    /// without it): content at rest sits below them, at `−insets.top`.
+    public var obscuredInsets: ParallaxCore.EdgeInsets
 
-    public init(contentOffset: CGPoint = .zero, contentSize: CGSize = .zero, viewportSize: CGSize = .zero) {
+    public init(contentOffset: CGPoint = .zero, contentSize: CGSize = .zero, viewportSize: CGSize = .zero,
+                obscuredInsets: ParallaxCore.EdgeInsets = .zero) {
         self.contentOffset = contentOffset
         self.contentSize = contentSize
         self.viewportSize = viewportSize
+        self.obscuredInsets = obscuredInsets
+    }
+
+    /// How far the content has scrolled from its resting start along
+    /// `axis`: the content offset plus the inset it rests under, so 0 at
+    /// rest whatever the bars (what a layered background is driven by, as
+    /// in UIKit).
+    public func distanceFromStart(along axis: ScrollAxis) -> CGFloat {
+        axis.main(contentOffset) + obscuredInsets.lowerInset(along: axis)
     }
 }
 #endif

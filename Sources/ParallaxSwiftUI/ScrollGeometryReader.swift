@@ -44,6 +44,7 @@ extension View {
 /// ``SwiftUI/View/onParallaxScrollGeometryChange(_:)``).
 struct ScrollGeometryReader: View {
     @Environment(\.parallaxViewportSize) private var viewportSize
+    @Environment(\.parallaxObscuredInsets) private var obscuredInsets
 
     var body: some View {
         GeometryReader { proxy in
@@ -60,7 +61,7 @@ struct ScrollGeometryReader: View {
             // is the content offset, as a UIScrollView's bounds origin is.
             guard let visible = proxy.bounds(of: .scrollView) else { return nil }
             return ParallaxScrollGeometry(contentOffset: visible.origin, contentSize: proxy.size,
-                                          viewportSize: visible.size)
+                                          viewportSize: visible.size, obscuredInsets: obscuredInsets)
         }
         #endif
         // The content's frame in the scroll view's visible rectangle: it sits
@@ -68,7 +69,7 @@ struct ScrollGeometryReader: View {
         guard let viewportSize else { return nil }
         let frame = proxy.frame(in: ParallaxScrollContainer.coordinateSpace)
         return ParallaxScrollGeometry(contentOffset: CGPoint(x: -frame.minX, y: -frame.minY),
-                                      contentSize: frame.size, viewportSize: viewportSize)
+                                      contentSize: frame.size, viewportSize: viewportSize, obscuredInsets: obscuredInsets)
     }
 }
 
