@@ -37,10 +37,10 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The scroll axis of the layout it builds.
     public let axis: ScrollAxis
 
-    /// How far the built layout is shifted across the scroll axis, and how
-    /// much room is added after it: the safe area the content insets do not
-    /// already keep clear.
-    private var crossShift: (leading: CGFloat, trailing: CGFloat) = (0, 0)
+    /// The room the collection view gives the layout (``LayoutRoom``):
+    /// nothing under the safe area across the axis.
+    private var room = LayoutRoom(boundsSize: .zero, contentInsets: .zero, safeArea: .zero, axis: .vertical,
+                                  isRightToLeft: false)
 
     /// A layout made by `builder`, scrolling along `axis` (the axis the
     /// builder's layouts use).
@@ -98,8 +98,11 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         guard let collectionView else { return }
         let sections = max(collectionView.numberOfSections, 0)
         let counts = (0..<sections).map { max(collectionView.numberOfItems(inSection: $0), 0) }
-        crossShift = uncoveredSafeArea(of: collectionView)
-        state.prepare(containerSize: containerSize(of: collectionView), itemCounts: counts)
+        room = LayoutRoom(
+            boundsSize: collectionView.bounds.size, contentInsets: EdgeInsets(collectionView.adjustedContentInset),
+            safeArea: EdgeInsets(collectionView.safeAreaInsets), axis: axis,
+            isRightToLeft: collectionView.effectiveUserInterfaceLayoutDirection == .rightToLeft)
+        state.prepare(containerSize: room.containerSize, itemCounts: counts)
     }
 
     open override func finalizeLayoutTransition() {
@@ -112,22 +115,10 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         super.invalidateLayout(with: context)
     }
 
-    open override var collectionViewContentSize: CGSize {
-        let size = state.contentSize
-        let extra = crossShift.leading + crossShift.trailing
-        return axis == .vertical ? CGSize(width: size.width + extra, height: size.height)
-                                 : CGSize(width: size.width, height: size.height + extra)
-    }
+    open override var collectionViewContentSize: CGSize { room.contentSize(for: state.contentSize, along: axis) }
 
-    /// `frame` of the built layout, in the collection view's content.
-    private func shown(_ frame: CGRect) -> CGRect {
-        axis == .vertical ? frame.offsetBy(dx: crossShift.leading, dy: 0) : frame.offsetBy(dx: 0, dy: crossShift.leading)
-    }
-
-    /// `rect` of the collection view's content, in the built layout.
-    private func built(_ rect: CGRect) -> CGRect {
-        axis == .vertical ? rect.offsetBy(dx: -crossShift.leading, dy: 0) : rect.offsetBy(dx: 0, dy: -crossShift.leading)
-    }
+    private func shown(_ frame: CGRect) -> CGRect { room.shown(frame, along: axis) }
+    private func built(_ rect: CGRect) -> CGRect { room.built(rect, along: axis) }
 
     open override var flipsHorizontallyInOppositeLayoutDirection: Bool { true }
 
@@ -228,41 +219,8 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The collection view as place keeping and snapping see it: its size,
     /// offset and adjusted insets (safe area included).
     private func viewport(of collectionView: UICollectionView) -> ScrollViewport {
-        let insets = collectionView.adjustedContentInset
-        return ScrollViewport(
-            size: collectionView.bounds.size, contentOffset: collectionView.contentOffset,
-            insets: EdgeInsets(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right))
-    }
-
-    /// The room the layout has across the scroll axis: the bounds minus the
-    /// adjusted content insets and the safe area they leave uncovered on
-    /// that axis, so nothing is laid out under a landscape notch or the home
-    /// indicator of a horizontal strip.
-    private func containerSize(of collectionView: UICollectionView) -> CGSize {
-        let size = collectionView.bounds.size
-        let insets = collectionView.adjustedContentInset
-        let extra = crossShift.leading + crossShift.trailing
-        switch axis {
-        case .vertical: return CGSize(width: max(size.width - insets.left - insets.right - extra, 0), height: size.height)
-        case .horizontal: return CGSize(width: size.width, height: max(size.height - insets.top - insets.bottom - extra, 0))
-        }
-    }
-
-    /// The safe area across the scroll axis that the adjusted content
-    /// insets leave uncovered: with the default `.automatic` adjustment a
-    /// vertical collection view's insets cover the bars but not the sides.
-    /// Leading first, in the layout's own (unflipped) coordinates: UIKit
-    /// mirrors them in a right-to-left interface, so the physical right
-    /// side's inset leads there.
-    private func uncoveredSafeArea(of collectionView: UICollectionView) -> (leading: CGFloat, trailing: CGFloat) {
-        let safe = collectionView.safeAreaInsets, insets = collectionView.adjustedContentInset
-        switch axis {
-        case .vertical:
-            let left = max(safe.left - insets.left, 0), right = max(safe.right - insets.right, 0)
-            return collectionView.effectiveUserInterfaceLayoutDirection == .rightToLeft ? (right, left) : (left, right)
-        case .horizontal:
-            return (max(safe.top - insets.top, 0), max(safe.bottom - insets.bottom, 0))
-        }
+        ScrollViewport(size: collectionView.bounds.size, contentOffset: collectionView.contentOffset,
+                       insets: EdgeInsets(collectionView.adjustedContentInset))
     }
 }
 #endif

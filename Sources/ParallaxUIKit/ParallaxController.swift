@@ -188,7 +188,7 @@ public final class ScrollViewHost: ParallaxScrollHost {
 
     public var obscuredInsets: EdgeInsets {
         guard let insets = scrollView?.safeAreaInsets else { return .zero }
-        return EdgeInsets(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+        return EdgeInsets(insets)
     }
 
     public var effectiveLayoutDirection: LayoutDirection {
