@@ -102,6 +102,13 @@ public final class ParallaxImageView: ParallaxView {
 
     public override func didMoveToWindow() {
         super.didMoveToWindow()
+        guard window != nil else {
+            // Off screen (and perhaps about to go away: a view's identifier may be reused by the next
+            // view allocated): its request is dropped. The photo stays; back in a window it asks again.
+            requests?.cancel(ObjectIdentifier(self))
+            currentKey = nil
+            return
+        }
         requestIfNeeded()
     }
 
