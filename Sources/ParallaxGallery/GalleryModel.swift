@@ -61,6 +61,8 @@ public final class GalleryModel {
     private let requests: ImageRequests<Int>
     /// What each visible cell's request last displayed.
     private var pictures: [Int: Picture] = [:]
+    /// Cells with a request, displayed or not yet.
+    private var boundItems: Set<Int> = []
     private var lastUpdate: TimeInterval?
     private var pressedItem: Int?
     private var listGeneration = 0
@@ -190,6 +192,7 @@ public final class GalleryModel {
     private func forgetCells() {
         requests.reset()
         pictures.removeAll()
+        boundItems.removeAll()
     }
 
     /// Tries a failed picture again.
@@ -309,8 +312,9 @@ public final class GalleryModel {
         }
         cells = next
         // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
-        for item in pictures.keys where !visible.contains(item) {
+        for item in boundItems.union(pictures.keys) where !visible.contains(item) {
             requests.cancel(item)
+            boundItems.remove(item)
             pictures[item] = nil
         }
         prefetch(visibleRect: visibleRect, scroller: scroller)
@@ -368,6 +372,7 @@ public final class GalleryModel {
     private func ensureLoad(item: Int, key: ThumbnailKey) {
         guard requests.key(for: item) != key else { return }
         pictures[item] = nil
+        boundItems.insert(item)
         requests.load(key, into: item) { [weak self] display in
             guard let self else { return }
             self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])

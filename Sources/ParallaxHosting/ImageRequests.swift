@@ -41,9 +41,10 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     private let source: (any ImageSource)?
     private var bindings = ImageBindings<Target>()
     private var tasks: [Target: Task<Void, Never>] = [:]
+    /// Photos known to be on the device: the source said so, or the
+    /// pipeline read them from there. A download does not make a photo
+    /// stored (an HTTP source keeps nothing).
     private var storedIDs: Set<ImageID> = []
-    /// Which photo each target shows now, if it shows one.
-    private var showing: [Target: ImageID] = [:]
 
     /// Requests through `loader`. Give the loader's `source` to let the
     /// placeholder tell stored pictures from ones to download.
@@ -71,16 +72,17 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     ///   never flashes the download illustration (keep the view blank, as
     ///   for `.cached`, until then).
     ///
-    /// Asking for the photo a view already shows at another size (a
-    /// rotation, a layout switch) shows no placeholder by default: the view
-    /// keeps its photo until the new size arrives, and keeps it if the new
-    /// size fails (see ``resizeBehavior``). A request the pipeline cancels
-    /// or loses to an erase under a view that still wants it is made once
-    /// more; a request cancelled here (``cancel(_:)``, a rebind) shows
+    /// Asking for the photo a view already shows (`shown`: the view knows
+    /// what it shows) at another size, as after a rotation or a layout
+    /// switch, shows no placeholder by default: the view keeps its photo
+    /// until the new size arrives, and keeps it if the new size fails (see
+    /// ``resizeBehavior``). A request the pipeline cancels or loses to an
+    /// erase under a view that still wants it is made once more, and then
+    /// fails; a request cancelled here (``cancel(_:)``, a rebind) shows
     /// nothing more.
-    public func load(_ key: ThumbnailKey, into target: Target,
+    public func load(_ key: ThumbnailKey, into target: Target, replacing shown: ImageID? = nil,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
-        let isResize = resizeBehavior == .keepsImage && showing[target] == key.id
+        let isResize = resizeBehavior == .keepsImage && shown == key.id
         start(key, into: target, isResize: isResize, retriesIfCancelled: true, display: display)
     }
 
@@ -89,14 +91,12 @@ public final class ImageRequests<Target: Hashable & Sendable> {
         tasks.removeValue(forKey: target)?.cancel()
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
-            showing[target] = key.id
             display(.image(image, fadeDuration: 0))
             return
         }
         let knownStored = storedIDs.contains(key.id)
         let asksSource = !isResize && !knownStored && source != nil
         if !isResize, !asksSource {
-            showing[target] = nil
             display(.placeholder(knownStored ? .cached : .uncached))
         }
         let loader = self.loader, source = self.source
@@ -104,7 +104,7 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             if asksSource, let source {
                 let stored = await source.isStoredLocally(key.id)
                 guard let self, self.bindings.accepts(ticket, for: target) else { return }
-                self.showing[target] = nil
+                if stored { self.storedIDs.insert(key.id) }
                 display(.placeholder(stored ? .cached : .uncached))
             }
             let result: Result<LoadedImage, ImageLoadingError>
@@ -123,17 +123,16 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     public func cancel(_ target: Target) {
         tasks.removeValue(forKey: target)?.cancel()
         bindings.unbind(target)
-        showing[target] = nil
     }
 
-    /// Cancels every request and forgets which pictures are stored (after
-    /// an erase-all, every picture must be downloaded again).
+    /// Cancels every request and forgets which pictures are stored. Call it
+    /// after the pipeline was reset (`ImageLoader.reloadAll()` or
+    /// `eraseAll()` returned), so requests made while that ran go too.
     public func reset() {
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
         bindings.unbindAll()
         storedIDs.removeAll()
-        showing.removeAll()
     }
 
     private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
@@ -143,17 +142,16 @@ public final class ImageRequests<Target: Hashable & Sendable> {
         tasks[target] = nil
         switch result {
         case .success(let loaded):
-            if loaded.origin != .memory { storedIDs.insert(loaded.key.id) }
-            showing[target] = loaded.key.id
+            if loaded.origin == .disk { storedIDs.insert(loaded.key.id) }
             display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
         case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
             start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, display: display)
-        case .failure(.cancelled):
-            bindings.unbind(target)
         case .failure where isResize:
-            break                                   // the photo at its old size stays
+            // The photo at its old size stays. The binding stays too, so the view does not ask again
+            // every frame; it asks when it is reused or shown again.
+            break
         case .failure(let error):
-            showing[target] = nil
+            // Bound still: a view asks again only when told to (a retry), never in a loop.
             display(.failure(error.description))
         }
     }

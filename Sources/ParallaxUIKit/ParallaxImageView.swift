@@ -39,6 +39,8 @@ public final class ParallaxImageView: ParallaxView {
     private var requestedID: ImageID?
     private var requests: ImageRequests<ObjectIdentifier>?
     private var currentKey: ThumbnailKey?
+    /// The photo on screen now, if any (a placeholder or failure is none).
+    private var shownID: ImageID?
 
     public init() {
         let imageView = UIImageView()
@@ -85,6 +87,7 @@ public final class ParallaxImageView: ParallaxView {
         requests = nil
         requestedID = nil
         currentKey = nil
+        shownID = nil
         failureMessage = nil
         imageView.image = nil
         backgroundColor = placeholderColor
@@ -104,7 +107,8 @@ public final class ParallaxImageView: ParallaxView {
         super.didMoveToWindow()
         guard window != nil else {
             // Off screen (and perhaps about to go away: a view's identifier may be reused by the next
-            // view allocated): its request is dropped. The photo stays; back in a window it asks again.
+            // view allocated): its request is dropped. The photo stays; back in a window it asks again,
+            // as a resize of the photo it shows, so no placeholder flashes over it.
             requests?.cancel(ObjectIdentifier(self))
             currentKey = nil
             return
@@ -130,13 +134,14 @@ public final class ParallaxImageView: ParallaxView {
         // Also ask again when the requests forgot this view (a reset, an erase under it).
         guard key != currentKey || requests.key(for: ObjectIdentifier(self)) == nil else { return }
         currentKey = key
-        requests.load(key, into: ObjectIdentifier(self)) { [weak self] display in
-            self?.show(display, scale: scale)
+        requests.load(key, into: ObjectIdentifier(self), replacing: shownID) { [weak self] display in
+            self?.show(display, of: id, scale: scale)
         }
     }
 
-    private func show(_ display: ImageDisplay, scale: CGFloat) {
+    private func show(_ display: ImageDisplay, of id: ImageID, scale: CGFloat) {
         failureMessage = nil
+        shownID = nil
         switch display {
         case .placeholder(.uncached):
             backgroundColor = placeholderColor
@@ -146,10 +151,11 @@ public final class ParallaxImageView: ParallaxView {
             imageView.image = nil
         case .image(let pixels, let fadeDuration):
             guard let cgImage = pixels.makeCGImage() else {
-                show(.failure("the thumbnail could not be converted for display"), scale: scale)
+                show(.failure("the thumbnail could not be converted for display"), of: id, scale: scale)
                 return
             }
             let image = UIImage(cgImage: cgImage, scale: scale, orientation: .up)
+            shownID = id
             backgroundColor = placeholderColor
             if fadeDuration > 0 {
                 UIView.transition(with: imageView, duration: fadeDuration, options: [.transitionCrossDissolve, .allowUserInteraction]) {

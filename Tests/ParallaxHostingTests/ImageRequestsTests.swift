@@ -159,6 +159,35 @@ struct ImageRequestsTests {
         await settle(requests)
     }
 
+    @Test("what is stored is learnt from the source, not from a download, and forgotten by reset")
+    func storedKnowledge() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        await source.markStored(Swatches.id(1))
+        for n in 0..<4 { await source.release(Swatches.id(n)) }
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder())
+        let requests = ImageRequests<Int>(loader: loader, source: source)
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        requests.load(Swatches.key(2), into: 1) { log.record($0) }
+        await settle(requests)
+        func size(_ side: Int) -> ThumbnailSize { (try? ThumbnailSize(width: side, height: side)) ?? .fallback }
+        // Photo 1 is stored (the source said so): a new size knows at once. Photo 2 was only
+        // downloaded: the source is asked again, nothing is shown before its answer.
+        let first = DisplayLog(), second = DisplayLog()
+        requests.load(ThumbnailKey(id: Swatches.id(1), size: size(5)), into: 2) { first.record($0) }
+        requests.load(ThumbnailKey(id: Swatches.id(2), size: size(5)), into: 3) { second.record($0) }
+        #expect(first.entries == [.placeholder(.cached)])
+        #expect(second.entries.isEmpty)
+        await settle(requests)
+        // After a reset, photo 1 must be asked about again too.
+        requests.reset()
+        let third = DisplayLog()
+        requests.load(ThumbnailKey(id: Swatches.id(1), size: size(6)), into: 4) { third.record($0) }
+        #expect(third.entries.isEmpty)
+        await settle(requests)
+        #expect(third.entries.first == .placeholder(.cached) && third.shownNumber == 1)
+    }
+
     @Test("a reused view never shows the photo it asked for before, whichever finishes first")
     func reuse() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
@@ -214,7 +243,7 @@ struct ImageRequestsTests {
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
         await settle(requests)
         let bigger = ThumbnailKey(id: Swatches.id(1), size: (try? ThumbnailSize(width: 7, height: 5)) ?? .fallback)
-        requests.load(bigger, into: 0) { log.record($0) }
+        requests.load(bigger, into: 0, replacing: Swatches.id(1)) { log.record($0) }
         await settle(requests)
         #expect(log.entries.count == 3)
         #expect(log.entries.filter { $0 == .placeholder(.uncached) }.count == 1)
@@ -229,12 +258,12 @@ struct ImageRequestsTests {
     @Test("a photo erased mid-download under a view that still wants it is asked for again, once")
     func erasedMidFlight() async {
         let server = SimulatedImageServer(backing: Swatches.source(count: 4),
-                                          behavior: .init(latency: .milliseconds(100) ... .milliseconds(100), seed: 1))
+                                          behavior: .init(latency: .milliseconds(150) ... .milliseconds(150), seed: 1))
         let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
         let requests = ImageRequests<Int>(loader: loader, source: server)
         let log = DisplayLog()
         requests.load(Swatches.key(3), into: 0) { log.record($0) }
-        try? await Task.sleep(for: .milliseconds(20))
+        await waitForDownload(on: server)
         await loader.eraseAll()
         await settle(requests)
         // Two placeholders: the first request's, and the retry's after the erase.
@@ -242,6 +271,28 @@ struct ImageRequestsTests {
         #expect(log.shownNumber == 3)
         #expect(!log.entries.contains { if case .failure = $0 { return true } else { return false } })
         #expect(requests.key(for: 0) == Swatches.key(3))
+
+        // Erased again under the retry: once is all, then the failure shows, and nothing runs on.
+        let again = DisplayLog()
+        requests.load(Swatches.key(2), into: 1) { again.record($0) }
+        await waitForDownload(on: server)
+        await loader.eraseAll()
+        // The retry's own placeholder, then its download.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while again.entries.count < 2, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+        await waitForDownload(on: server)                 // the first one failed before the retry began
+        await loader.eraseAll()
+        await settle(requests)
+        if case .failure = again.last {} else { Issue.record("expected the failure, got \(String(describing: again.last))") }
+        #expect(requests.pendingCount == 0 && requests.key(for: 1) == Swatches.key(2))
+    }
+
+    /// Waits (at most 5 s) until `server` has a download under way.
+    private func waitForDownload(on server: SimulatedImageServer) async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await server.downloadsInFlight == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     @Test("seed 003's resize: the placeholder again, then a fade (the gallery's behaviour)")
@@ -252,8 +303,10 @@ struct ImageRequestsTests {
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
         await settle(requests)
         let bigger = ThumbnailKey(id: Swatches.id(1), size: (try? ThumbnailSize(width: 7, height: 5)) ?? .fallback)
-        requests.load(bigger, into: 0) { log.record($0) }
-        #expect(log.last == .placeholder(.cached))          // it was downloaded once: black, not the illustration
+        requests.load(bigger, into: 0, replacing: Swatches.id(1)) { log.record($0) }
+        // The placeholder again, although the view names the photo it shows: black, since the
+        // in-memory source holds its photos on the device (the loader reported it read from there).
+        #expect(log.last == .placeholder(.cached))
         await settle(requests)
         if case .image(let image, let fade) = log.last {
             #expect(image.width == 7 && fade == 0.25)
@@ -262,7 +315,7 @@ struct ImageRequestsTests {
         }
     }
 
-    @Test("a retry after a failure (cancel, then load) starts over with the placeholder")
+    @Test("a retry after a failure starts over with the placeholder, then shows the outcome once")
     func retryAfterFailure() async {
         let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0, 1, 2]))])
         let requests = ImageRequests<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder()))
@@ -270,10 +323,13 @@ struct ImageRequestsTests {
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         await settle(requests)
         if case .failure = log.last {} else { Issue.record("a broken photo fails") }
+        let failures = log.entries.count
         requests.cancel(0)
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         #expect(log.last == .placeholder(.uncached))
         await settle(requests)
+        if case .failure = log.last {} else { Issue.record("the retry fails again") }
+        #expect(log.entries.count == failures + 2 && requests.pendingCount == 0)
     }
 
     @Test("a resize that fails keeps the photo at its old size, with no failure shown")
@@ -286,11 +342,11 @@ struct ImageRequestsTests {
         #expect(log.shownNumber == 0)
         await flaky.breakIt()
         let bigger = ThumbnailKey(id: Swatches.id(0), size: (try? ThumbnailSize(width: 6, height: 6)) ?? .fallback)
-        requests.load(bigger, into: 0) { log.record($0) }
+        requests.load(bigger, into: 0, replacing: Swatches.id(0)) { log.record($0) }
         await settle(requests)
         #expect(log.entries.count == 2)                      // the placeholder and the first photo: nothing since
         #expect(log.shownNumber == 0)
-        // A different photo in the same view is not a resize: its failure shows.
+        // A different photo in the same view is not a resize: its failure (the broken bytes) shows.
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
         await settle(requests)
         if case .failure = log.last {} else { Issue.record("a missing photo fails") }
