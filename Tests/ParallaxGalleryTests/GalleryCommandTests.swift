@@ -1,3 +1,5 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
 import Foundation
 import Testing
 
@@ -86,3 +88,4 @@ struct GalleryCommandTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("tiles.png").path))
     }
 }
+#endif

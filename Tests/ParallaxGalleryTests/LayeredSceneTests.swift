@@ -1,3 +1,5 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
 import Foundation
 import ParallaxCore
 import Testing
@@ -57,3 +59,4 @@ struct LayeredSceneTests {
         #expect(Array(before[index..<(index + 3)]) == Array(after[index..<(index + 3)]))
     }
 }
+#endif

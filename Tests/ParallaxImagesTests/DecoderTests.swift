@@ -1,3 +1,5 @@
+// The libjpeg/libpng decoder and its C helpers exist on Linux only (Apple platforms decode with ImageIO).
+#if canImport(CParallaxCodecs)
 import Foundation
 import Testing
 @testable import ParallaxImages
@@ -213,3 +215,4 @@ struct SplitMixBytes {
         return z ^ (z >> 31)
     }
 }
+#endif

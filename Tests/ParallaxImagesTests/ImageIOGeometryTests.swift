@@ -106,6 +106,7 @@ struct ImageIOGeometryTests {
     }
 }
 
+#if canImport(CParallaxCodecs)
 @Suite("The platform decoder")
 struct PlatformDecoderTests {
     @Test("on Linux the loader's default decoder is the libjpeg/libpng one, and it decodes")
@@ -119,3 +120,12 @@ struct PlatformDecoderTests {
         #expect((pixel.r, pixel.g, pixel.b) == (10, 200, 30))
     }
 }
+#else
+@Suite("The platform decoder")
+struct PlatformDecoderTests {
+    @Test("on Apple platforms the loader's default decoder is ImageIO's")
+    func appleDefault() {
+        #expect(PlatformImageDecoder.self == ImageIODecoder.self)
+    }
+}
+#endif

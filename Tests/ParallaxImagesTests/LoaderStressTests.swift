@@ -52,7 +52,7 @@ struct LoaderStressTests {
             behavior: .init(latency: .zero ... .milliseconds(2), failureRate: 0.05, seed: 2015))
         let memoryLimit = MemoryImageCache.Limits(costLimit: 60 * 64, countLimit: 50)
         let disk = try DiskImageCache(directory: temporaryDirectory(), sizeLimit: 120 * 200)
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder(),
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
                                  memoryCache: MemoryImageCache(limits: memoryLimit), diskCache: disk,
                                  configuration: .init(maximumConcurrentDecodes: 2, maximumConcurrentDownloads: 4,
                                                       scrollAwayPolicy: .keepDownloading))

@@ -12,7 +12,7 @@ enum Numbered {
     static func source(count: Int) -> InMemoryImageSource {
         InMemoryImageSource(images: (0..<count).map { n in
             let (r, g, b) = colour(n)
-            return (id(n), TestImages.png(width: 8, height: 8, rgba: Array([[r, g, b, 255]].joined()) .repeated(64)))
+            return (id(n), PixelImage(width: 8, height: 8, filledWith: (r, g, b, 255)).pngData() ?? Data())
         })
     }
 
@@ -36,7 +36,7 @@ extension Array {
 struct LoaderTests {
     @Test func coalescesConcurrentRequestsIntoOneDownloadAndDecode() async throws {
         let server = SimulatedImageServer(backing: Numbered.source(count: 3), behavior: .init(latency: .milliseconds(30) ... .milliseconds(30)))
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
         let results = try await withThrowingTaskGroup(of: LoadedImage.self) { group in
             for _ in 0..<25 { group.addTask { try await loader.image(for: Numbered.key(1)) } }
             return try await group.reduce(into: [LoadedImage]()) { $0.append($1) }
@@ -53,7 +53,7 @@ struct LoaderTests {
         let directory = temporaryDirectory()
         let server = SimulatedImageServer(backing: Numbered.source(count: 3), behavior: .immediate)
         let disk = try DiskImageCache(directory: directory)
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder(), diskCache: disk)
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(), diskCache: disk)
         #expect(try await loader.image(for: Numbered.key(0)).origin == .network)
         #expect(try await loader.image(for: Numbered.key(0)).origin == .memory)
         await loader.waitUntilIdle()
@@ -69,7 +69,7 @@ struct LoaderTests {
     @Test func visibleRequestsJumpThePrefetchQueue() async throws {
         // Downloads pass a gate the test opens one at a time, so the order is the loader's, not the scheduler's.
         let source = GatedSource(backing: Numbered.source(count: 10))
-        let loader = ImageLoader(source: source, decoder: CodecImageDecoder(),
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
                                  configuration: .init(maximumConcurrentDecodes: 1, maximumConcurrentDownloads: 1))
         await loader.prefetch([Numbered.key(1)])
         while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
@@ -97,7 +97,7 @@ struct LoaderTests {
     @Test func scrollAwayPolicies() async throws {
         for policy in [ImageLoader.ScrollAwayPolicy.keepDownloading, .cancel] {
             let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
-            let loader = ImageLoader(source: server, decoder: CodecImageDecoder(), configuration: .init(scrollAwayPolicy: policy))
+            let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(), configuration: .init(scrollAwayPolicy: policy))
             let request = Task { try await loader.image(for: Numbered.key(1)) }
             try await Task.sleep(for: .milliseconds(20))
             request.cancel()
@@ -112,7 +112,7 @@ struct LoaderTests {
     @Test func aRequestAfterCancelledWorkStartsAfreshUnderTheCancelPolicy() async throws {
         // The cell scrolls away (its work is cancelled) and straight back: the new request must not join the doomed work.
         let source = GatedSource(backing: Numbered.source(count: 3))
-        let loader = ImageLoader(source: source, decoder: CodecImageDecoder(),
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
                                  configuration: .init(maximumConcurrentDownloads: 1, scrollAwayPolicy: .cancel))
         let blocker = Task { try await loader.image(for: Numbered.key(0)) }       // holds the only download slot
         while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
@@ -131,7 +131,7 @@ struct LoaderTests {
 
     @Test func failuresAreTypedAndNotCached() async throws {
         let broken = InMemoryImageSource(images: [("bad.jpg", Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]))])
-        let loader = ImageLoader(source: broken, decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: broken, decoder: PlatformImageDecoder())
         let size = try ThumbnailSize(width: 4, height: 4)
         await #expect(throws: ImageLoadingError.self) { try await loader.image(for: ThumbnailKey(id: "bad.jpg", size: size)) }
         await #expect(throws: ImageLoadingError.source(.notFound("nope.jpg"))) {
@@ -143,7 +143,7 @@ struct LoaderTests {
 
     @Test func eraseAllMidDownloadFailsItAndCachesNothing() async throws {
         let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
-        let loader = ImageLoader(source: server, decoder: CodecImageDecoder())
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
         let request = Task { try await loader.image(for: Numbered.key(1)) }
         try await Task.sleep(for: .milliseconds(15))
         await loader.eraseAll()

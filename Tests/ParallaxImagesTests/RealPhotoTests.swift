@@ -1,3 +1,5 @@
+// The libjpeg/libpng decoder and its C helpers exist on Linux only (Apple platforms decode with ImageIO).
+#if canImport(CParallaxCodecs)
 import Foundation
 import Testing
 @testable import ParallaxImages
@@ -70,3 +72,4 @@ struct RealPhotoTests {
         }
     }
 }
+#endif

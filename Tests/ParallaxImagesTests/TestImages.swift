@@ -1,3 +1,5 @@
+// The libjpeg/libpng decoder and its C helpers exist on Linux only (Apple platforms decode with ImageIO).
+#if canImport(CParallaxCodecs)
 import CParallaxCodecs
 import Foundation
 @testable import ParallaxImages
@@ -91,3 +93,4 @@ enum TestImages {
         return ~crc
     }
 }
+#endif
