@@ -104,8 +104,7 @@ public struct LayerPlacement: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(index)
         hasher.combine(speed)
-        hasher.combine(contentSize.width)
-        hasher.combine(contentSize.height)
+        hasher.combine(size: contentSize)
         hasher.combine(offset)
         hasher.combine(loopPeriod)
     }

@@ -39,6 +39,9 @@ public final class ParallaxImageView: ParallaxView {
     private var requestedID: ImageID?
     private var requests: ImageRequests<ObjectIdentifier>?
     private var currentKey: ThumbnailKey?
+    /// What `currentKey` was made from: the content size in points and the screen scale.
+    private var requestedPoints = CGSize.zero
+    private var requestedScale: CGFloat = 0
     /// The photo on screen now, if any (a placeholder or failure is none).
     private var shownID: ImageID?
 
@@ -129,9 +132,14 @@ public final class ParallaxImageView: ParallaxView {
             return
         }
         let scale = max(traitCollection.displayScale, 1)
+        // Called on every pass: when nothing changed, a comparison and a lookup, no key is made. Asks
+        // again when the requests forgot this view (a reset, an erase under it).
+        if let currentKey, currentKey.id == id, contentSize == requestedPoints, scale == requestedScale,
+           requests.key(for: ObjectIdentifier(self)) == currentKey { return }
         guard let size = try? ThumbnailSize(points: contentSize, scale: scale, mode: .fill) else { return }
         let key = ThumbnailKey(id: id, size: size)
-        // Also ask again when the requests forgot this view (a reset, an erase under it).
+        requestedPoints = contentSize
+        requestedScale = scale
         guard key != currentKey || requests.key(for: ObjectIdentifier(self)) == nil else { return }
         currentKey = key
         requests.load(key, into: ObjectIdentifier(self), replacing: shownID) { [weak self] display in
