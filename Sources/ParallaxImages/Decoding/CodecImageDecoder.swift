@@ -39,8 +39,8 @@ public struct CodecImageDecoder: ImageDecoding {
         var info = pk_jpeg_info()
         let status = pk_jpeg_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count)
         try check(status, message)
-        try checkLimit(width: Int(info.width), height: Int(info.height))
-        if options.requiresCompleteFile, !Self.endsWithEndOfImage(bytes) {
+        try options.checkPixelLimit(width: Int(info.width), height: Int(info.height))
+        if options.requiresCompleteFile, !ImageFormat.jpegHasEndOfImage(bytes) {
             throw .truncated("the file ends before its end-of-image marker")
         }
 
@@ -70,7 +70,7 @@ public struct CodecImageDecoder: ImageDecoding {
         var message = [CChar](repeating: 0, count: 200)
         var width: Int32 = 0, height: Int32 = 0
         try check(pk_png_read_info(bytes.baseAddress, bytes.count, &width, &height, &message, message.count), message)
-        try checkLimit(width: Int(width), height: Int(height))
+        try options.checkPixelLimit(width: Int(width), height: Int(height))
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             pk_png_decode_premultiplied_rgba(bytes.baseAddress, bytes.count, buffer.baseAddress, Int(width) * 4,
@@ -93,27 +93,6 @@ public struct CodecImageDecoder: ImageDecoding {
         let displayed = orientation.displayedSize(width: sourceWidth, height: sourceHeight)
         return DecodedThumbnail(image: orientation.apply(to: resampled), sourceWidth: displayed.width,
                                 sourceHeight: displayed.height, decodedPixelCount: decoded.width * decoded.height)
-    }
-
-    /// Whether an end-of-image marker (FF D9) is in the last 4 KiB: entropy-
-    /// coded data never contains FF D9 (a data FF is always followed by 00),
-    /// and writers may leave a little padding after the marker.
-    static func endsWithEndOfImage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        var index = bytes.count - 2
-        let stop = max(bytes.count - 4096, 0)
-        while index >= stop {
-            if bytes[index] == 0xFF, bytes[index + 1] == 0xD9 { return true }
-            index -= 1
-        }
-        return false
-    }
-
-    private func checkLimit(width: Int, height: Int) throws(ImageDecodingError) {
-        guard width > 0, height > 0 else { throw .corrupt("the header gives an empty size \(width) × \(height)") }
-        let limit = max(options.maximumPixelCount, 1)
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > limit { throw .tooLarge(width: width, height: height, limit: limit) }
     }
 
     private func check(_ status: pk_status, _ message: [CChar]) throws(ImageDecodingError) {

@@ -54,6 +54,17 @@ public struct DecodingOptions: Sendable, Hashable {
     /// A full-resolution decode of every scan, then area resampling: the
     /// quality reference the fast path is measured against.
     public static let reference = DecodingOptions(usesScaledDecoding: false, progressiveMissingBits: nil)
+
+    /// Checks a header's size against ``maximumPixelCount`` before anything
+    /// of that size is allocated; every decoder calls it.
+    /// - Throws: `.corrupt` for an empty size, `.tooLarge` over the limit
+    ///   (overflow included).
+    func checkPixelLimit(width: Int, height: Int) throws(ImageDecodingError) {
+        guard width > 0, height > 0 else { throw .corrupt("the header gives an empty size \(width) × \(height)") }
+        let limit = max(maximumPixelCount, 1)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > limit { throw .tooLarge(width: width, height: height, limit: limit) }
+    }
 }
 
 /// Turns encoded bytes into a thumbnail of an exact size: the decode and
@@ -72,6 +83,19 @@ public protocol ImageDecoding: Sendable {
 /// The image formats the pipeline recognises by their first bytes.
 public enum ImageFormat: String, Sendable, Hashable {
     case jpeg, png
+
+    /// Whether a JPEG's end-of-image marker (FF D9) is in its last 4 KiB:
+    /// entropy-coded data never contains FF D9 (a data FF is always followed
+    /// by 00), and writers may leave a little padding after the marker.
+    /// Every decoder uses this for ``DecodingOptions/requiresCompleteFile``.
+    static func jpegHasEndOfImage(_ bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        var previous: UInt8?
+        for byte in bytes.suffix(4096).reversed() {
+            if byte == 0xFF, previous == 0xD9 { return true }
+            previous = byte
+        }
+        return false
+    }
 
     /// The format of `data`, or `nil` for anything else.
     public init?(sniffing data: Data) {

@@ -36,12 +36,12 @@ public struct ImageIODecoder: ImageDecoding {
 
         // The header: size, limit and orientation, before anything is decoded.
         let header = try Self.header(of: source)
-        try checkLimit(width: header.width, height: header.height)
+        try options.checkPixelLimit(width: header.width, height: header.height)
         if options.requiresCompleteFile {
             if CGImageSourceGetStatusAtIndex(source, 0) != .statusComplete {
                 throw .truncated("ImageIO reports the image incomplete")
             }
-            if ImageFormat(sniffing: data) == .jpeg, !Self.endsWithEndOfImage(data) {
+            if ImageFormat(sniffing: data) == .jpeg, !ImageFormat.jpegHasEndOfImage(data) {
                 throw .truncated("the file ends before its end-of-image marker")
             }
         }
@@ -85,24 +85,8 @@ public struct ImageIODecoder: ImageDecoding {
               let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue else {
             throw .corrupt("the header gives no pixel size")
         }
-        guard width > 0, height > 0 else { throw .corrupt("the header gives an empty size \(width) × \(height)") }
         let tag = (properties[kCGImagePropertyOrientation] as? NSNumber)?.intValue ?? 1
         return (width, height, ImageOrientation(rawValue: tag) ?? .up)
-    }
-
-    private func checkLimit(width: Int, height: Int) throws(ImageDecodingError) {
-        let limit = max(options.maximumPixelCount, 1)
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > limit { throw .tooLarge(width: width, height: height, limit: limit) }
-    }
-
-    /// Whether the JPEG ends with its end-of-image marker (FF D9), ignoring
-    /// zero bytes of padding after it.
-    static func endsWithEndOfImage(_ data: Data) -> Bool {
-        var end = data.endIndex
-        while end > data.startIndex, data[end - 1] == 0 { end -= 1 }
-        guard end - data.startIndex >= 2 else { return false }
-        return data[end - 2] == 0xFF && data[end - 1] == 0xD9
     }
 
     // MARK: Drawing
