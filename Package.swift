@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "ParallaxImages",
             dependencies: [
-                "ParallaxCore", "ParallaxLayout",
+                "ParallaxCore",
                 .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),

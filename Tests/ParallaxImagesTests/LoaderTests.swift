@@ -66,67 +66,214 @@ struct LoaderTests {
         #expect(await loader.statistics.diskHits == 1)
     }
 
-    @Test func visibleRequestsJumpThePrefetchQueue() async throws {
-        // Downloads pass a gate the test opens one at a time, so the order is the loader's, not the scheduler's.
+    @Test func urgentWorkNeverWaitsForADownloadSlot() async throws {
+        // One download slot for work that is not urgent, held at the gate by prefetch 1.
         let source = GatedSource(backing: Numbered.source(count: 10))
-        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
-                                 configuration: .init(maximumConcurrentDecodes: 1, maximumConcurrentDownloads: 1))
+        let loader = ImageLoader(source: source, configuration: .init(maximumConcurrentDownloads: 1))
         await loader.prefetch([Numbered.key(1)])
-        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
-        // Prefetch 1 holds the only download slot at the gate; 2…6, then the visible request, queue behind it.
-        await loader.prefetch((2...6).map { Numbered.key($0) })
-        while await loader.statistics.downloadsWaiting < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        await source.waitForArrivals(1)
+        await loader.prefetch([Numbered.key(2), Numbered.key(3)])
+        _ = await loader.statistics(when: { $0.downloadsWaiting == 2 })
+        // A visible request passes the waiting prefetches without any slot opening...
         let visible = Task { try await loader.image(for: Numbered.key(9), priority: .visible) }
-        while await loader.statistics.downloadsWaiting < 6 { try await Task.sleep(for: .milliseconds(1)) }
-        await source.open()                                       // prefetch 1 passes
-        try await source.openWhenWaiting()                        // then the visible request, ahead of 2…6
-        _ = try await visible.value
-        // One prefetch took the slot when the visible download finished. Raising a waiting
-        // prefetch's priority moves it ahead of the others: 6 goes next.
-        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
-        await loader.setPriority(.visible, for: Numbered.key(6))
-        for _ in 0..<5 { try await source.openWhenWaiting() }
+        await source.waitForArrivals(2)
+        // ...and one that joins a waiting prefetch makes that work urgent: it leaves the queue at once.
+        let joining = Task { try await loader.image(for: Numbered.key(3), priority: .visible) }
+        await source.waitForArrivals(3)
+        #expect(await loader.priority(for: Numbered.key(3)) == .visible)
+        #expect(await loader.statistics.downloadsWaiting == 1)
+        await source.open(Numbered.id(9))
+        await source.open(Numbered.id(3))
+        #expect(Numbered.shows(try await visible.value.image, 9))
+        #expect(Numbered.shows(try await joining.value.image, 3))
+        await source.open(Numbered.id(1))                      // frees the slot: prefetch 2 takes it
+        await source.waitForArrivals(4)
+        await source.open(Numbered.id(2))
         await loader.waitUntilIdle()
-        let order = await source.order.map(Numbered.number(of:))
-        #expect(order.count == 7 && Set(order) == [1, 2, 3, 4, 5, 6, 9])
-        #expect(order[0] == 1 && order[1] == 9)
-        #expect((2...5).contains(order[2]) && order[3] == 6, "\(order)")
-        #expect((1...6).allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
+        #expect(await source.arrivals.map(Numbered.number(of:)) == [1, 9, 3, 2])
+        #expect([1, 2, 3, 9].allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
     }
 
-    @Test func scrollAwayPolicies() async throws {
+    @Test func arrivalOrderingServesOldestFirstWhateverThePriority() async throws {
+        // The session benchmark's baseline: one queue, first come first served.
+        let source = GatedSource(backing: Numbered.source(count: 10))
+        let loader = ImageLoader(source: source, configuration: .init(maximumConcurrentDownloads: 1, ordering: .arrival))
+        await loader.prefetch([Numbered.key(1)])
+        await source.waitForArrivals(1)
+        await loader.prefetch([Numbered.key(2), Numbered.key(3)])
+        let visible = Task { try await loader.image(for: Numbered.key(9), priority: .visible) }
+        _ = await loader.statistics(when: { $0.downloadsWaiting == 3 })
+        for count in 1...4 {
+            await source.waitForArrivals(count)
+            await source.openAll()
+        }
+        _ = try await visible.value
+        await loader.waitUntilIdle()
+        #expect(await source.arrivals.map(Numbered.number(of:)) == [1, 2, 3, 9])
+    }
+
+    @Test func afterAFastScrollTheNewScreenDecodesBeforeTheOldOne() async throws {
+        let decoder = GatedDecoder()
+        let loader = ImageLoader(source: Numbered.source(count: 20), decoder: decoder,
+                                 configuration: .init(maximumConcurrentDecodes: 1))
+        // The screen the user is leaving: six cells asked for their pictures; one decodes, five wait.
+        let old = (0..<6).map { n in Task { try await loader.image(for: Numbered.key(n)) } }
+        _ = await loader.statistics(when: { $0.decodesInFlight == 1 && $0.decodesWaiting == 5 })
+        // A fast scroll: the cells were reused (their requests cancelled) and the plan is the new screen.
+        for request in old {
+            request.cancel()
+            _ = await request.result
+        }
+        var plan = LoadPlan()
+        for n in 10..<16 { plan.append(Numbered.key(n), priority: .visible) }
+        await loader.follow(plan)
+        // What was scrolled past is demoted, not forgotten (the keep policy, seed 003's choice).
+        for n in 0..<6 { #expect(await loader.priority(for: Numbered.key(n)) == .outside) }
+        _ = await loader.statistics(when: { $0.decodesWaiting == 11 })
+        decoder.allow(12)
+        await loader.waitUntilIdle()
+        let order = decoder.order
+        #expect(order.count == 12)
+        #expect(Set(order.dropFirst().prefix(6)) == Set(10..<16), "\(order)")
+        #expect(Set(order.dropFirst(7)) == Set(0..<6).subtracting([order.first ?? -1]), "\(order)")
+        #expect([0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15].allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
+    }
+
+    @Test func theLandingZoneLoadsBeforeWhatTheFlingPasses() async throws {
+        let decoder = GatedDecoder()
+        let loader = ImageLoader(source: Numbered.source(count: 10), decoder: decoder,
+                                 configuration: .init(maximumConcurrentDecodes: 1))
+        let onScreen = Task { try await loader.image(for: Numbered.key(0)) }      // holds the only decode slot
+        _ = await loader.statistics(when: { $0.decodesInFlight == 1 })
+        var plan = LoadPlan()
+        plan.append(Numbered.key(0), priority: .visible)
+        plan.append(Numbered.key(1), priority: LoadPriority(.behind, distance: 10))
+        plan.append(Numbered.key(2), priority: LoadPriority(.ahead, distance: 400))
+        plan.append(Numbered.key(3), priority: LoadPriority(.ahead, distance: 100))
+        plan.append(Numbered.key(4), priority: LoadPriority(.landing))
+        plan.append(Numbered.key(5), priority: .outside)                          // planned outside: never started
+        await loader.follow(plan)
+        _ = await loader.statistics(when: { $0.decodesWaiting == 4 })
+        decoder.allow(5)
+        _ = try await onScreen.value
+        await loader.waitUntilIdle()
+        #expect(decoder.order == [0, 4, 3, 2, 1])
+        #expect(!loader.memoryCache.contains(Numbered.key(5)))
+    }
+
+    @Test func workThatLeavesEveryRangeIsDemotedOrCancelled() async throws {
         for policy in [ImageLoader.ScrollAwayPolicy.keepDownloading, .cancel] {
-            let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
-            let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(), configuration: .init(scrollAwayPolicy: policy))
+            let clock = ManualClock()
+            let server = SimulatedImageServer(backing: Numbered.source(count: 4),
+                                              behavior: .init(latency: .seconds(1) ... .seconds(1)), clock: clock)
+            let loader = ImageLoader(source: server, configuration: .init(scrollAwayPolicy: policy), clock: clock)
+            var plan = LoadPlan()
+            plan.append(Numbered.key(1), priority: LoadPriority(.ahead, distance: 50))
+            plan.append(Numbered.key(2), priority: LoadPriority(.behind, distance: 20))
+            await loader.follow(plan)
+            #expect(await loader.priority(for: Numbered.key(1)) == LoadPriority(.ahead, distance: 50))
+            await clock.waitForSleepers(2)
+            // The viewport moved on: 1 is nearer, 2 left every range.
+            await loader.follow(LoadPlan(entries: [.init(key: Numbered.key(1), priority: LoadPriority(.ahead, distance: 10))]))
+            #expect(await loader.priority(for: Numbered.key(1)) == LoadPriority(.ahead, distance: 10))
+            let left = await loader.priority(for: Numbered.key(2))
+            clock.advance(by: .seconds(1))
+            await loader.waitUntilIdle()
+            #expect(loader.memoryCache.contains(Numbered.key(1)))
+            let stats = await loader.statistics
+            switch policy {
+            case .keepDownloading:
+                #expect(left == .outside)
+                #expect(loader.memoryCache.contains(Numbered.key(2)))
+                #expect(stats.cancellations == 0 && stats.downloads == 2)
+            case .cancel:
+                #expect(left == nil)
+                #expect(!loader.memoryCache.contains(Numbered.key(2)))
+                #expect(stats.cancellations == 1 && stats.downloads == 1)
+            }
+            #expect(await server.downloadsInFlight == 0)
+        }
+    }
+
+    @Test func aCancelledRequestLeavesItsWorkToThePolicy() async throws {
+        for policy in [ImageLoader.ScrollAwayPolicy.keepDownloading, .cancel] {
+            let clock = ManualClock()
+            let server = SimulatedImageServer(backing: Numbered.source(count: 2),
+                                              behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)), clock: clock)
+            let loader = ImageLoader(source: server, configuration: .init(scrollAwayPolicy: policy), clock: clock)
             let request = Task { try await loader.image(for: Numbered.key(1)) }
-            try await Task.sleep(for: .milliseconds(20))
+            await clock.waitForSleepers(1)
             request.cancel()
             await #expect(throws: ImageLoadingError.cancelled) { try await request.value }
+            #expect(clock.sleeperCount == (policy == .keepDownloading ? 1 : 0), "\(policy)")
+            clock.advance(by: .milliseconds(600))
             await loader.waitUntilIdle()
-            let kept = loader.memoryCache.contains(Numbered.key(1))
-            #expect(kept == (policy == .keepDownloading), "\(policy)")
+            #expect(loader.memoryCache.contains(Numbered.key(1)) == (policy == .keepDownloading), "\(policy)")
             #expect(await server.downloadsInFlight == 0)
         }
     }
 
     @Test func aRequestAfterCancelledWorkStartsAfreshUnderTheCancelPolicy() async throws {
         // The cell scrolls away (its work is cancelled) and straight back: the new request must not join the doomed work.
-        let source = GatedSource(backing: Numbered.source(count: 3))
-        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
-                                 configuration: .init(maximumConcurrentDownloads: 1, scrollAwayPolicy: .cancel))
-        let blocker = Task { try await loader.image(for: Numbered.key(0)) }       // holds the only download slot
-        while await source.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let clock = ManualClock()
+        let server = SimulatedImageServer(backing: Numbered.source(count: 3),
+                                          behavior: .init(latency: .seconds(1) ... .seconds(1)), clock: clock)
+        let loader = ImageLoader(source: server, configuration: .init(scrollAwayPolicy: .cancel), clock: clock)
         let first = Task { try await loader.image(for: Numbered.key(1)) }
-        while await loader.statistics.downloadsWaiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        await clock.waitForSleepers(1)
         first.cancel()
         await #expect(throws: ImageLoadingError.cancelled) { try await first.value }
         let second = Task { try await loader.image(for: Numbered.key(1)) }
-        try await Task.sleep(for: .milliseconds(20))
-        try await source.openWhenWaiting()                     // the blocker's download; the cancelled work then gives up its turn
-        try await source.openWhenWaiting()                     // the new request's own download
-        let image = try await second.value
-        #expect(Numbered.shows(image.image, 1))
-        _ = try await blocker.value
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        #expect(Numbered.shows(try await second.value.image, 1))
+        #expect(await server.downloadCount == 2)
+    }
+
+    @Test func workLeftOutsideStillFinishesWhileScreensKeepComing() async throws {
+        // Fairness: outside work is last, never lost. Screens of urgent work keep arriving meanwhile.
+        let loader = ImageLoader(source: Numbered.source(count: 40),
+                                 configuration: .init(maximumConcurrentDecodes: 1, maximumConcurrentDownloads: 1))
+        var plan = LoadPlan()
+        for n in 0..<20 { plan.append(Numbered.key(n), priority: LoadPriority(.ahead, distance: Double(n) * 100)) }
+        await loader.follow(plan)
+        await loader.follow(LoadPlan())                                             // scrolled away from all of it
+        for screen in 0..<4 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in (20 + screen * 5)..<(25 + screen * 5) {
+                    group.addTask { _ = try await loader.image(for: Numbered.key(n)) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        await loader.waitUntilIdle()
+        #expect((0..<40).allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
+        #expect(await loader.statistics.cancellations == 0)
+    }
+
+    @Test func theTypicalLoadTimeIsAnAverageOnTheLoadersClock() async throws {
+        let clock = ManualClock()
+        let server = SimulatedImageServer(backing: Numbered.source(count: 3),
+                                          behavior: .init(latency: .milliseconds(300) ... .milliseconds(300)), clock: clock)
+        let loader = ImageLoader(source: server, clock: clock)
+        #expect(loader.typicalLoadTime == nil)
+        func load(_ n: Int, taking latency: Duration) async throws {
+            let request = Task { try await loader.image(for: Numbered.key(n)) }
+            await clock.waitForSleepers(1)
+            clock.advance(by: latency)
+            _ = try await request.value
+        }
+        try await load(1, taking: .milliseconds(300))
+        #expect(seconds(loader.typicalLoadTime) == 0.3)
+        await server.setBehavior(.init(latency: .milliseconds(800) ... .milliseconds(800)))
+        try await load(2, taking: .milliseconds(800))
+        // Exponentially weighted, a fifth of the way to each new load: 0.3 + 0.2 · (0.8 − 0.3).
+        #expect(abs(seconds(loader.typicalLoadTime) - 0.4) < 1e-12)
+    }
+
+    private func seconds(_ duration: Duration?) -> Double {
+        guard let duration else { return .nan }
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     @Test func failuresAreTypedAndNotCached() async throws {
@@ -142,19 +289,28 @@ struct LoaderTests {
     }
 
     @Test func eraseAllMidDownloadFailsItAndCachesNothing() async throws {
-        let server = SimulatedImageServer(backing: Numbered.source(count: 2), behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
-        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
+        let clock = ManualClock()
+        let server = SimulatedImageServer(backing: Numbered.source(count: 2),
+                                          behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)), clock: clock)
+        let loader = ImageLoader(source: server, clock: clock)
+        func load(_ n: Int) async throws -> LoadedImage {
+            let request = Task { try await loader.image(for: Numbered.key(n)) }
+            await clock.waitForSleepers(1)
+            clock.advance(by: .milliseconds(600))
+            return try await request.value
+        }
         let request = Task { try await loader.image(for: Numbered.key(1)) }
-        try await Task.sleep(for: .milliseconds(15))
+        await clock.waitForSleepers(1)
         await loader.eraseAll()
+        clock.advance(by: .milliseconds(600))
         await #expect(throws: ImageLoadingError.source(.erased(Numbered.id(1)))) { try await request.value }
         await loader.waitUntilIdle()
         #expect(loader.memoryCache.count == 0)
         // Reload: cached images go, and the next load downloads again.
-        _ = try await loader.image(for: Numbered.key(0))
+        _ = try await load(0)
         await loader.reloadAll()
         #expect(loader.memoryCache.count == 0)
-        #expect(try await loader.image(for: Numbered.key(0)).origin == .network)
+        #expect(try await load(0).origin == .network)
     }
 }
 
@@ -174,39 +330,74 @@ struct ImageBindingsTests {
 }
 
 /// A source whose downloads wait at a gate until the test opens it, and
-/// which records the order they passed in.
+/// which records the order they arrived in: the order is the loader's.
 actor GatedSource: ImageSource {
     let backing: InMemoryImageSource
-    private var gates: [CheckedContinuation<Void, Never>] = []
-    private(set) var order: [ImageID] = []
+    private var gates: [(id: ImageID, continuation: CheckedContinuation<Void, Never>)] = []
+    private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The downloads that reached the gate, in order.
+    private(set) var arrivals: [ImageID] = []
 
     init(backing: InMemoryImageSource) { self.backing = backing }
-
-    var waiting: Int { gates.count }
 
     func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
     func isStoredLocally(_ id: ImageID) async -> Bool { false }
 
     func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        await withCheckedContinuation { gates.append($0) }
-        order.append(id)
+        await withCheckedContinuation { continuation in
+            gates.append((id, continuation))
+            arrivals.append(id)
+            let count = arrivals.count
+            for waiter in arrivalWaiters where waiter.count <= count { waiter.continuation.resume() }
+            arrivalWaiters.removeAll { $0.count <= count }
+        }
         return try await backing.data(for: id)
     }
 
-    /// Lets the oldest waiting download through.
-    func open() {
-        if !gates.isEmpty { gates.removeFirst().resume() }
+    /// Returns once `count` downloads in all have reached the gate.
+    func waitForArrivals(_ count: Int) async {
+        guard arrivals.count < count else { return }
+        await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
     }
 
-    struct NothingArrived: Error {}
-
-    /// Waits (at most 5 s) for a download to reach the gate, then lets it through.
-    func openWhenWaiting() async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while gates.isEmpty {
-            guard ContinuousClock.now < deadline else { throw NothingArrived() }
-            try await Task.sleep(for: .milliseconds(1))
+    /// Lets the download of `id` through.
+    func open(_ id: ImageID) {
+        guard let index = gates.firstIndex(where: { $0.id == id }) else {
+            Issue.record("no download of \(id) at the gate")
+            return
         }
-        open()
+        gates.remove(at: index).continuation.resume()
+    }
+
+    /// Lets every waiting download through.
+    func openAll() {
+        let waiting = gates
+        gates.removeAll()
+        for gate in waiting { gate.continuation.resume() }
+    }
+}
+
+/// A decoder that decodes, notes which numbered picture it decoded, then
+/// holds the decode until the test allows it: with one decode at a time,
+/// the notes are the order the loader chose.
+final class GatedDecoder: ImageDecoding {
+    private let decoder = PlatformImageDecoder()
+    private let permits = DispatchSemaphore(value: 0)
+    private let arrived = Locked<[Int]>([])
+
+    /// The pictures decoded (or decoding), in the order they started.
+    var order: [Int] { arrived.withLock { $0 } }
+
+    /// Lets `count` more decodes finish.
+    func allow(_ count: Int) {
+        for _ in 0..<count { permits.signal() }
+    }
+
+    func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+        let decoded = try decoder.thumbnail(from: data, size: size)
+        let number = (0..<1000).first { Numbered.shows(decoded.image, $0) } ?? -1
+        arrived.withLock { $0.append(number) }
+        permits.wait()
+        return decoded
     }
 }

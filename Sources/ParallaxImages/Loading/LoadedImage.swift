@@ -11,15 +11,6 @@ public enum ImageOrigin: String, Sendable, Hashable, Codable {
     case network
 }
 
-/// How urgently a thumbnail is wanted. Visible cells go before prefetching,
-/// and a request's priority can change while it waits.
-public enum LoadPriority: Int, Sendable, Hashable, Comparable, Codable {
-    case prefetch = 0
-    case visible = 1
-
-    public static func < (lhs: LoadPriority, rhs: LoadPriority) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// A thumbnail ready to show.
 public struct LoadedImage: Sendable, Hashable {
     public var key: ThumbnailKey

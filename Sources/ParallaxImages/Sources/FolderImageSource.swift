@@ -35,11 +35,18 @@ public struct FolderImageSource: ImageSource {
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         guard !id.rawValue.contains("/"), id.rawValue != "..", !id.rawValue.isEmpty else { throw .notFound(id) }
         let url = directory.appendingPathComponent(id.rawValue)
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw FileManager.default.fileExists(atPath: url.path)
-                ? .transferFailed(id, "unreadable: \(error.localizedDescription)") : .notFound(id)
+        // A blocking read, so on the pipeline's file threads rather than Swift's cooperative pool.
+        let read = await BlockingWorkQueue.fileIO.run { () -> Result<Data, ImageSourceError> in
+            do {
+                return .success(try Data(contentsOf: url))
+            } catch {
+                return .failure(FileManager.default.fileExists(atPath: url.path)
+                    ? .transferFailed(id, "unreadable: \(error.localizedDescription)") : .notFound(id))
+            }
+        }
+        switch read {
+        case .success(let data): return data
+        case .failure(let error): throw error
         }
     }
 

@@ -19,6 +19,9 @@ import ParallaxCore
 ///   already under way when everything is erased fail with
 ///   ``ImageSourceError/erased(_:)`` rather than delivering into a world
 ///   that no longer has them.
+/// - Delays pass on the clock it is given: the wall clock by default, or a
+///   manual clock a test advances by hand, so a test of loading order is
+///   deterministic and never sleeps.
 public actor SimulatedImageServer: ImageSource {
     /// How the server misbehaves.
     public struct Behavior: Sendable, Hashable {
@@ -44,6 +47,7 @@ public actor SimulatedImageServer: ImageSource {
     }
 
     private let backing: any ImageSource
+    private let clock: any Clock<Duration>
     public private(set) var behavior: Behavior
     private var downloaded: Set<ImageID> = []
     private var downloadCounts: [ImageID: Int] = [:]
@@ -54,9 +58,12 @@ public actor SimulatedImageServer: ImageSource {
     /// How many downloads were started in all (for tests and the HUD).
     public private(set) var downloadCount = 0
 
-    public init(backing: any ImageSource, behavior: Behavior = Behavior()) {
+    /// A server in front of `backing`, misbehaving as `behavior` says, its
+    /// delays measured on `clock`.
+    public init(backing: any ImageSource, behavior: Behavior = Behavior(), clock: any Clock<Duration> = ContinuousClock()) {
         self.backing = backing
         self.behavior = behavior
+        self.clock = clock
     }
 
     /// Changes the delay, failure rate or bandwidth from now on.
@@ -94,7 +101,7 @@ public actor SimulatedImageServer: ImageSource {
         let data = try await backing.data(for: id)
         if let bandwidth = behavior.bandwidth { delay += .seconds(Double(data.count) / Double(bandwidth)) }
         if delay > .zero {
-            do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+            do { try await clock.sleep(for: delay) } catch { throw .cancelled }
         } else {
             await Task.yield()
         }

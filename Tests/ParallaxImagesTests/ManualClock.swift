@@ -1,0 +1,90 @@
+import Foundation
+@testable import ParallaxImages
+
+/// A clock whose time moves only when a test advances it, so timing-
+/// dependent behaviour (a server's latency, a loader's load-time estimate)
+/// is tested exactly and without sleeping.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Locked(State())
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+                    if deadline <= state.now {
+                        continuation.resume()
+                        return []
+                    }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    let count = state.sleepers.count
+                    let ready = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
+                    state.sleeperWaiters.removeAll { $0.count <= count }
+                    return ready
+                }
+                for waiter in ready { waiter.resume() }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// How many sleeps are waiting for the clock.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Returns once at least `count` sleeps are waiting for the clock.
+    func waitForSleepers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Moves time forward by `duration`, waking (earliest deadline first)
+    /// every sleep that is then due.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
