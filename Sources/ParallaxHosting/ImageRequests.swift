@@ -80,14 +80,20 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     /// erase under a view that still wants it is made once more, and then
     /// fails; a request cancelled here (``cancel(_:)``, a rebind) shows
     /// nothing more.
+    ///
+    /// `priority` ranks the request against the loader's other work
+    /// (a surface that plans its viewport's ranges with ``LoadingRanges``
+    /// passes the item's planned priority, and re-ranks it later through
+    /// ``ImageLoader/follow(_:)``).
     public func load(_ key: ThumbnailKey, into target: Target, replacing shown: ImageID? = nil,
+                     priority: LoadPriority = .visible,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         let isResize = resizeBehavior == .keepsImage && shown == key.id
-        start(key, into: target, isResize: isResize, retriesIfCancelled: true, display: display)
+        start(key, into: target, isResize: isResize, retriesIfCancelled: true, priority: priority, display: display)
     }
 
     private func start(_ key: ThumbnailKey, into target: Target, isResize: Bool, retriesIfCancelled: Bool,
-                       display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+                       priority: LoadPriority, display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         tasks.removeValue(forKey: target)?.cancel()
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
@@ -109,12 +115,12 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             }
             let result: Result<LoadedImage, ImageLoadingError>
             do throws(ImageLoadingError) {
-                result = .success(try await loader.image(for: key))
+                result = .success(try await loader.image(for: key, priority: priority))
             } catch {
                 result = .failure(error)
             }
             self?.finish(result, ticket: ticket, target: target, isResize: isResize,
-                         retriesIfCancelled: retriesIfCancelled, display: display)
+                         retriesIfCancelled: retriesIfCancelled, priority: priority, display: display)
         }
     }
 
@@ -136,7 +142,7 @@ public final class ImageRequests<Target: Hashable & Sendable> {
     }
 
     private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
-                        isResize: Bool, retriesIfCancelled: Bool,
+                        isResize: Bool, retriesIfCancelled: Bool, priority: LoadPriority,
                         display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         guard bindings.accepts(ticket, for: target) else { return }
         tasks[target] = nil
@@ -145,7 +151,7 @@ public final class ImageRequests<Target: Hashable & Sendable> {
             if loaded.origin == .disk { storedIDs.insert(loaded.key.id) }
             display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
         case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
-            start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, display: display)
+            start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, priority: priority, display: display)
         case .failure where isResize:
             // The photo at its old size stays. The binding stays too, so the view does not ask again
             // every frame; it asks when it is reused or shown again.
