@@ -8,7 +8,7 @@ import ParallaxLayout
 /// What the `parallax-demo` command shows: a layout, a viewport, a number
 /// of items, a scroll position and an effect.
 public struct DemoScene: Sendable, Hashable {
-    /// The layouts the demo can build (seed 003's two).
+    /// The layouts the demo can build (RolfHendriks' UICollectionView-Demo's two).
     public enum Layout: String, Sendable, Hashable, CaseIterable, Codable {
         case grid, list
         /// The layout's configuration.
@@ -17,9 +17,9 @@ public struct DemoScene: Sendable, Hashable {
 
     /// The effects the demo can apply.
     public enum Effect: String, Sendable, Hashable, CaseIterable, Codable {
-        /// Depth parallax with seed 003's defaults (grid 10 pt, list 10 % of the cell).
+        /// Depth parallax with RolfHendriks' UICollectionView-Demo's defaults (grid 10 pt, list 10 % of the cell).
         case depth
-        /// A fixed background (seed 002).
+        /// A fixed background (the “Handmade Code: Parallax Table View” post).
         case window
         /// No parallax.
         case off
@@ -30,7 +30,7 @@ public struct DemoScene: Sendable, Hashable {
     public var itemCount: Int
     public var contentOffset: CGFloat
     public var effect: Effect
-    /// Overrides the depth amount in points (default: the layout's seed 003 value).
+    /// Overrides the depth amount in points (default: the layout's default, from RolfHendriks' UICollectionView-Demo).
     public var maxOffset: CGFloat?
     public var intensity: CGFloat
     public var reduceMotion: Bool

@@ -65,15 +65,7 @@ public enum GalleryBenchmark {
             block += ["", "| Target | Result |", "| --- | --- |"]
             for target in targets { block.append("| \(target.text) | **\(target.pass ? "PASS" : "FAIL")** |") }
             block.append(end)
-            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? "# Benchmarks\n"
-            var updated: String
-            if let lower = text.range(of: start), let upper = text.range(of: end, range: lower.upperBound..<text.endIndex) {
-                updated = text.replacingCharacters(in: lower.lowerBound..<upper.upperBound, with: block.joined(separator: "\n"))
-            } else {
-                updated = text.hasSuffix("\n") ? text : text + "\n"
-                updated += "\n" + block.joined(separator: "\n") + "\n"
-            }
-            try updated.write(to: file, atomically: true, encoding: .utf8)
+            try MarkdownSection.replace(start: start, end: end, with: block.joined(separator: "\n"), in: file)
         }
     }
 

@@ -28,6 +28,6 @@ public protocol GalleryCanvas: AnyObject {
     /// Limits drawing to `rect` (nil: the whole canvas).
     func clip(to rect: CGRect?)
     /// Draws one line of text with its top-left corner at `point`, with a
-    /// dark outline for legibility over photos (seed 003's outlined titles).
+    /// dark outline for legibility over photos (RolfHendriks' UICollectionView-Demo's outlined titles).
     func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool)
 }

@@ -10,7 +10,7 @@ import ParallaxLayout
 /// What one visible cell shows.
 public struct CellContent: Sendable {
     /// What shows while the picture loads: the illustration while it
-    /// downloads, black while a stored one decodes (seed 003).
+    /// downloads, black while a stored one decodes (RolfHendriks' UICollectionView-Demo).
     public typealias Placeholder = ImagePlaceholder
 
     public var item: Int
@@ -39,6 +39,19 @@ public struct CellContent: Sendable {
 /// only wires them together.
 @MainActor
 public final class GalleryModel {
+    /// How pictures are scheduled.
+    public enum Loading: Sendable, Hashable {
+        /// Loading follows the viewport: the visible tiles, the landing
+        /// zone of a fling, then the ranges ahead and behind (ParallaxKit).
+        case followsViewport(LoadingRanges)
+        /// Visible tiles only, served in the order they were asked for:
+        /// the baseline the session benchmark measures against.
+        case arrivalOrder
+
+        /// ParallaxKit's default ranges.
+        public static let standard = Loading.followsViewport(LoadingRanges())
+    }
+
     /// The duration of the grid ↔ list switch and of image cross-fades.
     public static let transitionDuration: TimeInterval = 0.35
     public static let fadeDuration: TimeInterval = 0.25
@@ -57,7 +70,7 @@ public final class GalleryModel {
     public private(set) var status: String?
 
     private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
-    /// Seed 003 shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
+    /// RolfHendriks' UICollectionView-Demo shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
     private let requests: ImageRequests<Int>
     /// What each visible cell's request last displayed.
     private var pictures: [Int: Picture] = [:]
@@ -67,8 +80,30 @@ public final class GalleryModel {
     private var pressedItem: Int?
     private var listGeneration = 0
 
+    /// How pictures are scheduled.
+    public let loading: Loading
+    /// The plan of the last pass: what each planned item's request is ranked at.
+    private var plannedItems: [LoadingRanges.PlannedItem] = []
+    private var plannedPriorities: [Int: LoadPriority] = [:]
+    private var planSignature: PlanSignature?
+    /// The direction the content last scrolled in (+1 forward), for preloading while at rest.
+    private var lastDirection: CGFloat = 1
+    private var lastPosition: CGFloat = 0
+
+    /// The memory cache's byte limit.
+    public static let memoryCacheLimit = 256 * 1_048_576
+
+    /// The loader's configuration for `loading`: downloads that are not
+    /// urgent are limited to 16 at once (the simulated server, like an
+    /// HTTP/2 server, is bound by latency, not bandwidth).
+    public static func loaderConfiguration(for loading: Loading) -> ImageLoader.Configuration {
+        ImageLoader.Configuration(maximumConcurrentDownloads: 16,
+                                  ordering: loading == .arrivalOrder ? .arrival : .priority)
+    }
+
     public init(library: PhotoLibrary, settings: GallerySettings, viewportSize: CGSize,
-                loaderConfiguration: ImageLoader.Configuration = .init()) {
+                loading: Loading = .standard, loaderConfiguration: ImageLoader.Configuration? = nil) {
+        self.loading = loading
         self.settings = settings
         self.library = library
         self.viewportSize = viewportSize
@@ -76,8 +111,8 @@ public final class GalleryModel {
             backing: library.source,
             behavior: .init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
         self.loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
-                                  memoryCache: MemoryImageCache(limits: .init(costLimit: 256 * 1_048_576)),
-                                  configuration: loaderConfiguration)
+                                  memoryCache: MemoryImageCache(limits: .init(costLimit: Self.memoryCacheLimit)),
+                                  configuration: loaderConfiguration ?? Self.loaderConfiguration(for: loading))
         self.requests = ImageRequests(loader: loader, source: server, fadeDuration: Self.fadeDuration,
                                       resizeBehavior: .showsPlaceholder)
         self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
@@ -106,7 +141,7 @@ public final class GalleryModel {
     // MARK: Layout
 
     private static func makeLayout(_ mode: GalleryLayout, count: Int, size: CGSize) -> GridLayout {
-        // Seed 003's configurations are valid by construction; the fallback only guards against a future edit.
+        // RolfHendriks' UICollectionView-Demo's configurations are valid by construction; the fallback only guards against a future edit.
         (try? GridLayout(configuration: mode.configuration, itemCount: count, containerSize: size))
             ?? (try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
     }
@@ -191,6 +226,7 @@ public final class GalleryModel {
 
     private func forgetCells() {
         requests.reset()
+        planSignature = nil
         pictures.removeAll()
         boundItems.removeAll()
     }
@@ -278,6 +314,7 @@ public final class GalleryModel {
         let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
                                         intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
         let placer = scroller.placer(for: visibleRect)
+        planLoading(visibleRect: visibleRect, firstItem: items.first?.0, lastItem: items.last?.0, placer: placer)
         var visible = Set<Int>()
         var next: [CellContent] = []
         next.reserveCapacity(items.count)
@@ -291,7 +328,7 @@ public final class GalleryModel {
                 keySize = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
             }
             let key = thumbnailKey(for: id, contentSize: keySize)
-            if let key { ensureLoad(item: item, key: key) }
+            if let key { ensureLoad(item: item, key: key, priority: plannedPriorities[item] ?? .visible) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
                                       image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
                                       failure: nil, isPressed: pressedItem == item)
@@ -317,7 +354,6 @@ public final class GalleryModel {
             boundItems.remove(item)
             pictures[item] = nil
         }
-        prefetch(visibleRect: visibleRect, scroller: scroller)
     }
 
     /// Loads under way for visible cells.
@@ -369,11 +405,11 @@ public final class GalleryModel {
 
     /// Asks for `key` in cell `item`, unless that is what the cell already
     /// asked for (loading, shown or failed).
-    private func ensureLoad(item: Int, key: ThumbnailKey) {
+    private func ensureLoad(item: Int, key: ThumbnailKey, priority: LoadPriority) {
         guard requests.key(for: item) != key else { return }
         pictures[item] = nil
         boundItems.insert(item)
-        requests.load(key, into: item) { [weak self] display in
+        requests.load(key, into: item, priority: priority) { [weak self] display in
             guard let self else { return }
             self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])
         }
@@ -389,18 +425,56 @@ public final class GalleryModel {
         }
     }
 
-    private func prefetch(visibleRect: CGRect, scroller: ParallaxScroller) {
-        guard !scroll.isAtRest, transition == nil else { return }
-        let upcoming = PrefetchPlanner.itemsToPrefetch(in: layout, visibleRect: visibleRect,
-                                                       velocity: CGPoint(x: 0, y: scroll.velocity))
-        let placer = scroller.placer(for: visibleRect)
-        let keys = upcoming.prefix(24).compactMap { index -> ThumbnailKey? in
-            guard index.item < photos.count, let frame = layout.frame(of: index) else { return nil }
-            return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
+    /// Plans the viewport's ranges (``LoadingRanges``) and hands the plan
+    /// to the loader, when the viewport has moved into other items or the
+    /// motion changed: not every frame.
+    private func planLoading(visibleRect: CGRect, firstItem: Int?, lastItem: Int?, placer: ParallaxScroller.Placer) {
+        guard case .followsViewport(let ranges) = loading else { return }
+        let position = scroll.position
+        if position != lastPosition { lastDirection = position > lastPosition ? 1 : -1 }
+        lastPosition = position
+        // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
+        guard transition == nil else { return }
+        let motion = scroll.motion
+        let signature = PlanSignature(firstItem: firstItem ?? -1, lastItem: lastItem ?? -1,
+                                      restingOffset: (motion.restingOffset / 8).rounded(), isMoving: motion.isMoving,
+                                      direction: lastDirection, itemCount: photos.count, layout: settings.layout,
+                                      viewportSize: viewportSize, effect: settings.effect, intensity: settings.intensity)
+        guard signature != planSignature else { return }
+        planSignature = signature
+        let loadTime = loader.typicalLoadTime.map { CGFloat(Double($0.components.attoseconds) / 1e18 + Double($0.components.seconds)) }
+        ranges.plan(in: layout, visibleRect: visibleRect, motion: motion, direction: lastDirection,
+                    expectedLoadTime: loadTime, into: &plannedItems)
+        plannedPriorities.removeAll(keepingCapacity: true)
+        var plan = LoadPlan()
+        plan.entries.reserveCapacity(plannedItems.count)
+        for planned in plannedItems where planned.index.item < photos.count {
+            plannedPriorities[planned.index.item] = planned.priority
+            guard let frame = layout.frame(of: planned.index),
+                  let key = thumbnailKey(for: photos[planned.index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
+            else { continue }
+            plan.append(key, priority: planned.priority)
         }
-        guard !keys.isEmpty else { return }
+        // Visible tiles a fling carries off too fast are left out of the plan: their requests wait outside.
+        if let firstItem, let lastItem, firstItem <= lastItem {
+            for item in firstItem...lastItem where plannedPriorities[item] == nil { plannedPriorities[item] = .outside }
+        }
         let loader = self.loader
-        Task { await loader.prefetch(keys) }
+        Task { await loader.follow(plan) }
+    }
+
+    /// What a plan depends on: while it is unchanged, the last plan holds.
+    private struct PlanSignature: Equatable {
+        var firstItem: Int
+        var lastItem: Int
+        var restingOffset: CGFloat
+        var isMoving: Bool
+        var direction: CGFloat
+        var itemCount: Int
+        var layout: GalleryLayout
+        var viewportSize: CGSize
+        var effect: GalleryEffect
+        var intensity: CGFloat
     }
 }
 

@@ -5,11 +5,11 @@ import Foundation
 import ParallaxCore
 import ParallaxLayout
 
-/// The gallery's two layouts (seed 003), which switch into each other.
+/// The gallery's two layouts (RolfHendriks' UICollectionView-Demo), which switch into each other.
 public enum GalleryLayout: String, Sendable, Hashable, CaseIterable {
     case grid, list
 
-    /// The layout's configuration: seed 003's defaults.
+    /// The layout's configuration: RolfHendriks' UICollectionView-Demo's defaults.
     public var configuration: GridConfiguration { self == .grid ? .grid : .list }
     /// The other one.
     public var toggled: GalleryLayout { self == .grid ? .list : .grid }
@@ -17,9 +17,9 @@ public enum GalleryLayout: String, Sendable, Hashable, CaseIterable {
 
 /// The effects the gallery shows, switched with a key.
 public enum GalleryEffect: String, Sendable, Hashable, CaseIterable {
-    /// Depth parallax with seed 003's values: grid 10 pt, list 10 % of the cell.
+    /// Depth parallax with RolfHendriks' UICollectionView-Demo's values: grid 10 pt, list 10 % of the cell.
     case depth
-    /// A fixed background (seed 002).
+    /// A fixed background (the “Handmade Code: Parallax Table View” post).
     case window
     case off
 
@@ -42,7 +42,7 @@ public enum GalleryEffect: String, Sendable, Hashable, CaseIterable {
 public enum LatencyPreset: String, Sendable, Hashable, CaseIterable {
     /// No delay.
     case none
-    /// Seed 003's 0–2 s.
+    /// RolfHendriks' UICollectionView-Demo's 0–2 s.
     case seed
     /// 1–5 s, for watching placeholders.
     case slow

@@ -32,6 +32,9 @@ public final class GalleryWindow {
     /// The loader's counters, refreshed a few times a second for the HUD.
     private var loaderStatistics = ImageLoader.Statistics()
     private var frameCount = 0
+    /// What the person scrolling sees, over the last five to ten seconds
+    /// (two alternating five-second windows).
+    private var quality = (current: ScrollingQuality(), previous: ScrollingQuality())
 
     public init(model: GalleryModel, screenshotDirectory: URL? = nil) {
         self.model = model
@@ -79,6 +82,11 @@ public final class GalleryWindow {
             }
             SDL_RenderPresent(sdlRenderer)
             statistics.record(start - previous)
+            if scene == nil {
+                quality.current.record(visible: model.cells.count, blank: model.blankCellCount, isMoving: !model.scroll.isAtRest,
+                                       frameTime: start - previous, interval: start - previous)
+                if quality.current.seconds >= 5 { quality = (ScrollingQuality(), quality.current) }
+            }
             previous = start
             frameCount += 1
             if frameCount % 15 == 0 { loaderStatistics = await model.loader.statistics }
@@ -95,6 +103,7 @@ public final class GalleryWindow {
             String(format: "%.0f fps  p99 %.1f ms   ", statistics.framesPerSecond, statistics.percentile(0.99) * 1000)
                 + GalleryRenderer.settingsLine(of: model),
             "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",
+            (quality.previous + quality.current).hudLine,
         ]
     }
 

@@ -4,7 +4,7 @@ import CoreGraphics
 import Foundation
 import ParallaxCore
 
-/// The gallery's layered background (seed 004, the Cosmos tutorial): eight
+/// The gallery's layered background (the C4 Cosmos tutorial): eight
 /// horizontal layers of generated art (stars, constellation lines, signs)
 /// sliding at the Cosmos speeds behind a driver layer the user scrolls,
 /// looping forever, with snap targets every ten screens.

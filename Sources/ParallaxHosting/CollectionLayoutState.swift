@@ -161,7 +161,7 @@ public struct CollectionLayoutState {
 // MARK: - Builders
 
 extension CollectionLayoutState {
-    /// A grid or list (``GridLayout``): seed 003's photo grid by default.
+    /// A grid or list (``GridLayout``): RolfHendriks' UICollectionView-Demo's photo grid by default.
     public static func grid(_ configuration: GridConfiguration = .grid) -> Builder {
         { size, counts throws(LayoutError) in
             try GridLayout(configuration: configuration, itemCounts: counts, containerSize: size)

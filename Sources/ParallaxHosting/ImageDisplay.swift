@@ -2,7 +2,7 @@ import Foundation
 import ParallaxImages
 
 /// What an image view shows for the thumbnail it asked for, in the order a
-/// request goes through them (seed 003's photo browser).
+/// request goes through them (RolfHendriks' UICollectionView-Demo's photo browser).
 public enum ImageDisplay: Sendable, Hashable {
     /// Nothing yet: show a placeholder.
     case placeholder(ImagePlaceholder)
@@ -16,7 +16,7 @@ public enum ImageDisplay: Sendable, Hashable {
 
 /// Which placeholder a cell shows while its picture loads.
 public enum ImagePlaceholder: Sendable, Hashable {
-    /// The picture must be downloaded: an illustration, as seed 003 does,
+    /// The picture must be downloaded: an illustration, as RolfHendriks' UICollectionView-Demo does,
     /// because the wait may be long.
     case uncached
     /// The picture is on this device and only has to decode (a fraction of

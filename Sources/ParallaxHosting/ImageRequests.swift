@@ -13,7 +13,7 @@ import ParallaxImages
 /// the old request (the loader's scroll-away policy decides whether the
 /// download itself goes on).
 ///
-/// What the view is told follows seed 003: a memory-cache hit is shown at
+/// What the view is told follows RolfHendriks' UICollectionView-Demo: a memory-cache hit is shown at
 /// once; otherwise a placeholder (``ImagePlaceholder/cached`` black when the
 /// picture is stored on the device, the illustration when it must be
 /// downloaded), then the thumbnail with a ``fadeDuration`` cross-fade.
@@ -23,7 +23,7 @@ import ParallaxImages
 public final class ImageRequests<Target: Hashable & Sendable> {
     /// The pipeline thumbnails come from.
     public let loader: ImageLoader
-    /// The cross-fade for thumbnails that had to load; seed 003 uses 0.25 s.
+    /// The cross-fade for thumbnails that had to load; RolfHendriks' UICollectionView-Demo uses 0.25 s.
     public var fadeDuration: TimeInterval
     /// What a view shows while the same photo loads at a new size.
     public var resizeBehavior: ResizeBehavior
@@ -34,7 +34,7 @@ public final class ImageRequests<Target: Hashable & Sendable> {
         /// The photo it shows, until the new size arrives: no flash.
         case keepsImage
         /// The placeholder, then a cross-fade, as for any other photo:
-        /// seed 003's photo browser does this when it rotates.
+        /// RolfHendriks' UICollectionView-Demo's photo browser does this when it rotates.
         case showsPlaceholder
     }
 

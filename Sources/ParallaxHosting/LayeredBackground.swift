@@ -9,7 +9,7 @@ import ParallaxCore
 /// `LayeredParallaxBackground` (SwiftUI), made once here.
 ///
 /// The stack's speeds come from ``LayeredParallax`` (the "Cosmos" tutorial,
-/// seed 004); this type adds what a view needs: the reading direction and
+/// the C4 Cosmos tutorial); this type adds what a view needs: the reading direction and
 /// Reduce Motion of the moment, how much art each layer needs, and, for
 /// looping layers, the wrap that hides the seam (``LoopingContent``).
 ///

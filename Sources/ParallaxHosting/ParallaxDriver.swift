@@ -7,7 +7,7 @@ import ParallaxCore
 /// Gives every visible opted-in item of a scroll view its parallax
 /// placement: the one decision a UIKit adapter makes per frame.
 ///
-/// Kurutepe's rule (seed 000): parallax reads geometry and never touches the
+/// Kurutepe's rule: parallax reads geometry and never touches the
 /// layout. The driver asks the host for the visible targets and their
 /// frames, and hands each its ``ParallaxPlacement``; nothing is stored per
 /// item and nothing is allocated.

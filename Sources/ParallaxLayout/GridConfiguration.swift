@@ -4,7 +4,7 @@ import CoreGraphics
 import Foundation
 import ParallaxCore
 
-/// The settings of a ``GridLayout``: RHGridCollectionView's model (seed 003).
+/// The settings of a ``GridLayout``: RHGridCollectionView's model (RolfHendriks' UICollectionView-Demo).
 ///
 /// Unlike a flow layout, the grid keeps a **constant spacing** between
 /// cells; what flexes is either the cells (``CellSizing/flexible``: they
@@ -78,12 +78,12 @@ public struct GridConfiguration: Sendable, Hashable {
         self.layoutDirection = layoutDirection
     }
 
-    /// Seed 003's photo grid: 148 × 148 preferred, 8-pt margins and
+    /// RolfHendriks' UICollectionView-Demo's photo grid: 148 × 148 preferred, 8-pt margins and
     /// spacing, flexible columns and cells, square cells. Two columns at
     /// 320 and 414 pt wide, four at 736.
     public static let grid = GridConfiguration()
 
-    /// Seed 003's list: one column, no margins, 8 pt between rows, cells
+    /// RolfHendriks' UICollectionView-Demo's list: one column, no margins, 8 pt between rows, cells
     /// as wide as the view and half as tall.
     public static let list = GridConfiguration(
         preferredItemSize: CGSize(width: 2, height: 1),

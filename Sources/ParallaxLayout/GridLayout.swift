@@ -5,7 +5,7 @@ import Foundation
 import ParallaxCore
 
 /// A grid (or list) laid out in closed form: RHGridCollectionView's
-/// constant-spacing grid (seed 003), with sections, headers, both axes and
+/// constant-spacing grid (RolfHendriks' UICollectionView-Demo), with sections, headers, both axes and
 /// right-to-left.
 ///
 /// Nothing is stored per item. Building a layout costs O(sections); after

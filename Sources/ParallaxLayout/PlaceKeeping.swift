@@ -7,7 +7,7 @@ import ParallaxCore
 /// Keeps the user's place when a layout changes: a rotation, a window
 /// resize, or a switch between grid and list.
 ///
-/// The rule comes from RHGridCollectionView (seed 003): before the change,
+/// The rule comes from RHGridCollectionView (RolfHendriks' UICollectionView-Demo): before the change,
 /// remember the *first visible item*, the lowest index whose centre is at
 /// or past the visible leading edge (past the top inset); after it, scroll
 /// so that item is where it was. RH forgets to clamp the new offset to the

@@ -7,7 +7,7 @@ import ParallaxCore
 /// Snapping at the end of a drag: the scroll comes to rest with a line of
 /// items at the leading edge, instead of wherever the fling happened to end.
 ///
-/// Rules from RHGridCollectionView (seed 003), generalised to any
+/// Rules from RHGridCollectionView (RolfHendriks' UICollectionView-Demo), generalised to any
 /// ``ItemLayout``: no snapping for a release at zero velocity (the user
 /// placed the content on purpose) or when the fling ends at either end of
 /// the content (the bounce there is kept); otherwise the nearest resting

@@ -7,7 +7,7 @@ import ParallaxHosting
 import SwiftUI
 
 /// Whole background layers sliding at their own speeds behind a scroll
-/// view: the C4 "Cosmos" background (seed 004) in SwiftUI.
+/// view: the C4 "Cosmos" background (the C4 Cosmos tutorial) in SwiftUI.
 ///
 /// The scroll view is the *driver*; every layer `i` slides at `speeds[i]` of
 /// its offset, as `LayeredParallax` computes (Cosmos: 0.08, 0, 0.10, 0.12,

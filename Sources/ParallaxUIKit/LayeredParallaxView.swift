@@ -4,7 +4,7 @@ import ParallaxHosting
 import UIKit
 
 /// Whole background layers that slide at their own speeds behind a scroll
-/// view: the "Cosmos" effect (seed 004). The scroll view is the driver; each
+/// view: the "Cosmos" effect (the C4 Cosmos tutorial). The scroll view is the driver; each
 /// layer follows at its ``LayeredParallax`` speed (0 stands still, 1 moves
 /// with the content), and is made just long enough to reach its end.
 ///

@@ -8,7 +8,7 @@ import UIKit
 /// The opt-in is the conformance: a ``ParallaxController`` gives every
 /// visible conforming view its placement and never touches any other.
 /// This is Kurutepe's one-method protocol (`updateWithParallaxOffset:`,
-/// seed 000), typed: instead of an offset to interpret, the cell names the
+/// Kurutepe's parallax post), typed: instead of an offset to interpret, the cell names the
 /// view that shows its moving content, and the controller sizes and moves
 /// the content inside it.
 ///

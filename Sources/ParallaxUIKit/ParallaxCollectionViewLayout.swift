@@ -5,7 +5,7 @@ import ParallaxLayout
 import UIKit
 
 /// A `UICollectionViewLayout` over ParallaxKit's layouts: the grid and list
-/// of seed 003, the quilt, the waterfall, or any ``ItemLayout``.
+/// of RolfHendriks' UICollectionView-Demo, the quilt, the waterfall, or any ``ItemLayout``.
 ///
 /// ```swift
 /// let collectionView = UICollectionView(frame: .zero, collectionViewLayout: ParallaxCollectionViewLayout.grid())
@@ -55,14 +55,14 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         return nil
     }
 
-    /// Seed 003's photo grid (or any grid configuration).
+    /// RolfHendriks' UICollectionView-Demo's photo grid (or any grid configuration).
     public static func grid(_ configuration: GridConfiguration = .grid, isSnappingEnabled: Bool = true)
         -> ParallaxCollectionViewLayout {
         ParallaxCollectionViewLayout(axis: configuration.axis, isSnappingEnabled: isSnappingEnabled,
                                      builder: CollectionLayoutState.grid(configuration))
     }
 
-    /// Seed 003's list: full-width rows half as tall as wide.
+    /// RolfHendriks' UICollectionView-Demo's list: full-width rows half as tall as wide.
     public static func list(_ configuration: GridConfiguration = .list, isSnappingEnabled: Bool = true)
         -> ParallaxCollectionViewLayout {
         grid(configuration, isSnappingEnabled: isSnappingEnabled)

@@ -26,7 +26,7 @@ public final class ParallaxImageView: ParallaxView {
     /// The image view that moves. Its content mode is aspect fill.
     public let imageView: UIImageView
 
-    /// Shown while a photo downloads (seed 003's illustration).
+    /// Shown while a photo downloads (RolfHendriks' UICollectionView-Demo's illustration).
     public var uncachedPlaceholder: UIImage?
     /// The background while a stored photo decodes, and behind everything.
     public var placeholderColor: UIColor = .black
@@ -74,7 +74,7 @@ public final class ParallaxImageView: ParallaxView {
         requestIfNeeded()
     }
 
-    /// Asks for the current photo again (after a failure: seed 003 retries
+    /// Asks for the current photo again (after a failure: RolfHendriks' UICollectionView-Demo retries
     /// a photo when its error tile is tapped).
     public func retryImage() {
         requests?.cancel(ObjectIdentifier(self))        // a fresh request: placeholder first, not a resize

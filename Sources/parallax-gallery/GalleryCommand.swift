@@ -8,7 +8,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax-gallery",
         abstract: "A photo gallery with depth, window and layered parallax (SDL2).",
-        subcommands: [Run.self, Render.self, Bench.self],
+        subcommands: [Run.self, Render.self, Bench.self, Session.self],
         defaultSubcommand: Run.self
     )
 }
@@ -188,5 +188,54 @@ struct Bench: AsyncParsableCommand {
         let results = try await GalleryBenchmark.run(library: library, size: size)
         print(results.summary)
         if let out { try results.write(into: URL(fileURLWithPath: out)) }
+    }
+}
+
+struct Session: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What the user sees while scrolling: blank tiles, time to a full screen and hitches, at the display's pace.")
+
+    @OptionGroup var options: SharedOptions
+
+    @Option(help: "How many photos (the set repeated under distinct names).")
+    var count: Int = 3000
+
+    @Option(help: "Layouts to run, comma-separated (grid,list).")
+    var layouts: String = "grid,list"
+
+    @Option(help: "Latencies to run, comma-separated (none,seed).")
+    var latencies: String = "none,seed"
+
+    @Flag(help: "Skip the first-come-first-served baseline.")
+    var noBaseline = false
+
+    @Option(help: "Markdown file to write the results into (its session-benchmarks section).")
+    var out: String?
+
+    @MainActor
+    func run() async throws {
+        let size = try options.pixelSize()
+        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be in 1…1000000") }
+        let layoutList = try layouts.split(separator: ",").map { name -> GalleryLayout in
+            guard let layout = GalleryLayout(rawValue: String(name)) else { throw ValidationError("--layouts takes grid and list") }
+            return layout
+        }
+        let latencyList = try latencies.split(separator: ",").map { name -> LatencyPreset in
+            guard let preset = LatencyPreset(rawValue: String(name)) else { throw ValidationError("--latencies takes none, seed and slow") }
+            return preset
+        }
+        let library = await options.library()
+        var figures: [SessionBenchmark.Figures] = []
+        for latency in latencyList {
+            for layout in layoutList {
+                for followsViewport in noBaseline ? [true] : [true, false] {
+                    let scenario = SessionBenchmark.Scenario(layout: layout, latency: latency, followsViewport: followsViewport)
+                    let result = try await SessionBenchmark.run(scenario, library: library, photos: count, size: size)
+                    print(result.summary)
+                    figures.append(result)
+                }
+            }
+        }
+        if let out { try SessionReport.write(figures, machine: MachineFacts.lines, into: URL(fileURLWithPath: out)) }
     }
 }

@@ -49,7 +49,7 @@ struct DepthParallaxTests {
     }
 
     @Test func listDefaultIsTenPercentOfTheCell() {
-        // Seed 003's list cell: 390 × 195, so P = 19.5; a cell centred in the viewport sits at rest.
+        // RolfHendriks' UICollectionView-Demo's list cell: 390 × 195, so P = 19.5; a cell centred in the viewport sits at rest.
         let scroller = ParallaxScroller(effect: .listDefault)
         let centred = scroller.placement(forItemFrame: CGRect(x: 0, y: 324.5, width: 390, height: 195),
                                          in: CGRect(x: 0, y: 0, width: 390, height: 844))

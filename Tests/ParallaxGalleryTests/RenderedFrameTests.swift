@@ -2,6 +2,7 @@
 #if canImport(CSDL2)
 import Foundation
 import ParallaxCore
+import ParallaxHosting
 import ParallaxImages
 import ParallaxLayout
 import Testing
@@ -162,7 +163,9 @@ struct GalleryModelTests {
         let library = PhotoLibrary.synthetic(count: 40, width: 300, height: 200)
         var settings = GallerySettings()
         settings.latency = .none
-        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844))
+        // No preloading, so every decode is for a cell seen on screen: an interpolated size would show as extra decodes.
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844),
+                                 loading: .followsViewport(LoadingRanges(ahead: 0, behind: 0)))
         await model.loadPhotoList()
         model.jump(to: 400)
         await model.settle(at: 0)

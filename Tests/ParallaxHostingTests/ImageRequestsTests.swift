@@ -295,7 +295,7 @@ struct ImageRequestsTests {
         }
     }
 
-    @Test("seed 003's resize: the placeholder again, then a fade (the gallery's behaviour)")
+    @Test("RolfHendriks' UICollectionView-Demo's resize: the placeholder again, then a fade (the gallery's behaviour)")
     func resizeShowingPlaceholder() async {
         let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
         let requests = ImageRequests<Int>(loader: loader, resizeBehavior: .showsPlaceholder)

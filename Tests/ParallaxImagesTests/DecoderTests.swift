@@ -15,7 +15,7 @@ struct ThumbnailGeometryTests {
         #expect(fit.crop == (0, 0, 4000, 3000))
         #expect(fit.storedOutput == (400, 300))
         #expect(fit.jpegScaleDenominator == 8)
-        // Seed 003's rule for a wide target: full width, height · imageAR / targetAR.
+        // RolfHendriks' UICollectionView-Demo's rule for a wide target: full width, height · imageAR / targetAR.
         let wide = ThumbnailGeometry(width: 1000, height: 1000, orientation: .up, size: try ThumbnailSize(width: 200, height: 100))
         #expect(wide.crop == (0, 250, 1000, 500))
         // A rotated photo swaps the box before cropping.

@@ -127,7 +127,7 @@ struct LoaderTests {
         var plan = LoadPlan()
         for n in 10..<16 { plan.append(Numbered.key(n), priority: .visible) }
         await loader.follow(plan)
-        // What was scrolled past is demoted, not forgotten (the keep policy, seed 003's choice).
+        // What was scrolled past is demoted, not forgotten (the keep policy, RolfHendriks' UICollectionView-Demo's choice).
         for n in 0..<6 { #expect(await loader.priority(for: Numbered.key(n)) == .outside) }
         _ = await loader.statistics(when: { $0.decodesWaiting == 11 })
         decoder.allow(12)

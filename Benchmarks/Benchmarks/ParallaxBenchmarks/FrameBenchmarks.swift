@@ -6,7 +6,7 @@
 // them. It is measured at 1 thousand, 100 thousand and 10 million items,
 // against a naive baseline in the same run (NaiveBaseline.swift) that
 // recomputes every item's frame each frame, as a layout invalidated on every
-// scroll event does: the failure seed 000 describes.
+// scroll event does: the failure Kurutepe's UICollectionView parallax post describes.
 //
 // Names are `Kind/variant/itemCount`:
 //
@@ -103,7 +103,7 @@ struct FrameScenario: Sendable {
     /// depend on it.
     let expectedColumns: Int
 
-    /// Seed 003's photo grid: 2 columns of 183 × 183 pt cells (191-pt row
+    /// RolfHendriks' UICollectionView-Demo's photo grid: 2 columns of 183 × 183 pt cells (191-pt row
     /// pitch), 10–12 visible items per frame.
     static let grid = FrameScenario(
         name: "grid", configuration: .grid, effect: .gridDefault, expectedColumns: 2)
@@ -117,7 +117,7 @@ struct FrameScenario: Sendable {
         effect: .gridDefault,
         expectedColumns: 4)
 
-    /// Seed 003's list: one column of 390 × 195 pt cells (203-pt row
+    /// RolfHendriks' UICollectionView-Demo's list: one column of 390 × 195 pt cells (203-pt row
     /// pitch), 5–6 visible items per frame, with the list's parallax setting.
     static let list = FrameScenario(
         name: "list", configuration: .list, effect: .listDefault, expectedColumns: 1)

@@ -1,5 +1,5 @@
 // The naive baseline: parallax done by invalidating the layout on every
-// scroll event, the failure seed 000 (Kurutepe) describes: "Since the layout
+// scroll event, the failure Kurutepe's post on parallax as a UICollectionView category describes: "Since the layout
 // gets invalidated at each scroll event, it needs to be recomputed
 // constantly", to the point where about 50 photos could not scroll at 60 fps.
 //

@@ -8,7 +8,7 @@
 //   QuiltFrame/<impl>/<n>        One frame = the rect query for a 390 × 844 viewport plus the parallax
 //                                placement of every item it returns; 1,000 frames per iteration.
 //                                `rfquilt` keeps its layout between frames: RFQuiltLayout's best case.
-//   QuiltFrame/rfquilt-invalidated/<n>  Seed 000's actual failure: parallax done in the layout
+//   QuiltFrame/rfquilt-invalidated/<n>  The actual failure of Kurutepe's parallax category: parallax done in the layout
 //                                (Ole Begemann's approach) invalidates it on every scroll event, so
 //                                each frame is RFQuiltLayout's invalidateLayout, prepareLayout (which
 //                                places items up to the visible rows again) and the rect query; one

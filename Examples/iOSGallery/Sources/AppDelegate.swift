@@ -1,7 +1,7 @@
 #if canImport(UIKit)
 import UIKit
 
-/// The example gallery: seed 003's photo browser rebuilt on ParallaxKit.
+/// The example gallery: RolfHendriks' UICollectionView-Demo's photo browser rebuilt on ParallaxKit.
 /// A grid ↔ list switch that keeps the photo you were looking at, depth
 /// parallax in every cell, photos from a simulated server (0–2 s latency)
 /// with placeholders and cross-fades, and a small SwiftUI screen.

@@ -6,7 +6,7 @@ import ParallaxUIKit
 import SwiftUI
 import UIKit
 
-/// Seed 003's photo browser: a grid and a list of the same photos that
+/// RolfHendriks' UICollectionView-Demo's photo browser: a grid and a list of the same photos that
 /// switch into each other keeping the photo you were looking at, depth
 /// parallax in every cell, snapping, and a simulated server you can reload
 /// or erase to watch placeholders and cross-fades.

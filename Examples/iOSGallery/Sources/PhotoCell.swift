@@ -39,7 +39,7 @@ final class PhotoCell: UICollectionViewCell, ParallaxCell {
     func show(_ id: ImageID, using requests: ImageRequests<ObjectIdentifier>) {
         parallaxView.setImage(id, using: requests)
         let title = (id.rawValue as NSString).deletingPathExtension
-        // Seed 003's outlined titles: white text with a dark outline, readable on any photo.
+        // RolfHendriks' UICollectionView-Demo's outlined titles: white text with a dark outline, readable on any photo.
         titleLabel.attributedText = NSAttributedString(string: title, attributes: [
             .font: UIFont.preferredFont(forTextStyle: .headline),
             .foregroundColor: UIColor.white,
@@ -54,7 +54,7 @@ final class PhotoCell: UICollectionViewCell, ParallaxCell {
         parallaxView.cancelImageRequest()
     }
 
-    // Seed 003's tap feedback: the photo dims while pressed.
+    // RolfHendriks' UICollectionView-Demo's tap feedback: the photo dims while pressed.
     override var isHighlighted: Bool {
         didSet { parallaxView.alpha = isHighlighted ? 0.6 : 1 }
     }

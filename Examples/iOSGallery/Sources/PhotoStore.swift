@@ -33,14 +33,14 @@ final class PhotoStore {
         }
     }
 
-    /// Seed 003's "reload": the server forgets what it sent, so every photo
+    /// RolfHendriks' UICollectionView-Demo's "reload": the server forgets what it sent, so every photo
     /// downloads again; decoded thumbnails are dropped.
     func reloadAll() async {
         await loader.reloadAll()                // also resets the server (a resettable source)
         requests.reset()                        // after: requests made meanwhile go too
     }
 
-    /// Seed 003's "erase": as if the app were freshly installed.
+    /// RolfHendriks' UICollectionView-Demo's "erase": as if the app were freshly installed.
     func eraseAll() async {
         await loader.eraseAll()                 // also erases the server's downloads
         requests.reset()

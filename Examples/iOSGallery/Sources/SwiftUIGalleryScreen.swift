@@ -27,7 +27,7 @@ struct SwiftUIGalleryScreen: View {
     }
 }
 
-/// One photo, as wide as the screen and half as tall (seed 003's list).
+/// One photo, as wide as the screen and half as tall (RolfHendriks' UICollectionView-Demo's list).
 private struct PhotoRow: View {
     let id: ImageID
     let loader: ImageLoader

@@ -6,7 +6,7 @@ import Foundation
 /// How far depth parallax may shift an item's content: a fixed distance, or
 /// a fraction of the item's own extent along the scroll axis.
 ///
-/// RHParallaxScroller (seed 003) uses both: 10 pt in its grid and 10 % of
+/// RHParallaxScroller (RolfHendriks' UICollectionView-Demo) uses both: 10 pt in its grid and 10 % of
 /// the cell height in its list, where cells are twice as wide as they are
 /// tall.
 public enum ParallaxAmount: Sendable, Hashable {

@@ -27,7 +27,7 @@ extension VisibleItem: Hashable where ID: Hashable {
 
 /// Applies a ``ParallaxEffect`` to the items on screen, once per frame.
 ///
-/// Kurutepe's lesson (seed 000): parallax must never invalidate the layout.
+/// Kurutepe's lesson: parallax must never invalidate the layout.
 /// The scroller therefore reads frames only. Given the viewport and the
 /// visible items, it returns each opted-in item's ``ParallaxPlacement``;
 /// the layout is never asked to do anything.

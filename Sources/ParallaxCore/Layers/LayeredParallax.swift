@@ -4,7 +4,7 @@ import CoreGraphics
 import Foundation
 
 /// Whole background layers sliding at their own speeds behind a scrolling
-/// foreground (the C4 "Cosmos" tutorial, seed 004).
+/// foreground (the C4 "Cosmos" tutorial).
 ///
 /// One layer, the *driver*, is scrolled by the user; every other layer `i`
 /// follows at `speeds[i]` of the driver's offset:

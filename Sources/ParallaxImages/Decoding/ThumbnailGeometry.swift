@@ -21,7 +21,7 @@ struct ThumbnailGeometry: Sendable, Hashable {
     /// The geometry for a stored image of `width × height` shown with
     /// `orientation`, made into `size`.
     ///
-    /// Fill crops the centre to the target's aspect ratio (seed 003's rule:
+    /// Fill crops the centre to the target's aspect ratio (RolfHendriks' UICollectionView-Demo's rule:
     /// when the target is wider than the image, keep the full width and
     /// `height · imageAR / targetAR` of the height, else the full height and
     /// `width · targetAR / imageAR` of the width), without rounding the

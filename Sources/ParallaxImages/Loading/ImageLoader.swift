@@ -22,7 +22,7 @@ import Foundation
 ///   screens, and a latency-bound source then fills a screen in one
 ///   round trip.
 /// - **Scrolling away**: by default work whose item left every range
-///   keeps going at the lowest priority (seed 003's choice: scrolling back
+///   keeps going at the lowest priority (RolfHendriks' UICollectionView-Demo's choice: scrolling back
 ///   finds the picture ready); with ``ScrollAwayPolicy/cancel`` it is
 ///   cancelled once no one waits for it.
 /// - **Reload and erase** are safe mid-scroll: results of work started
@@ -33,7 +33,7 @@ import Foundation
 public actor ImageLoader {
     /// What happens to work whose item left every range.
     public enum ScrollAwayPolicy: Sendable, Hashable {
-        /// Finish it at the lowest priority and cache the result (seed 003).
+        /// Finish it at the lowest priority and cache the result (RolfHendriks' UICollectionView-Demo).
         case keepDownloading
         /// Cancel it, once no request waits for it.
         case cancel

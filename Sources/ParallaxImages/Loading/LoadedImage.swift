@@ -1,5 +1,5 @@
 /// Where a loaded thumbnail came from, so a surface can pick how to show
-/// it arriving (seed 003: an illustration while a picture downloads, black
+/// it arriving (RolfHendriks' UICollectionView-Demo: an illustration while a picture downloads, black
 /// while a stored one decodes, then a 0.25 s cross-fade).
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// Already decoded, in the memory cache: show it at once.

@@ -52,6 +52,6 @@ public protocol ImageSource: Sendable {
     func data(for id: ImageID) async throws(ImageSourceError) -> Data
     /// Whether `id` is already stored on this device, so fetching it will be
     /// quick: a surface shows a black placeholder rather than an
-    /// illustration while such an image decodes (seed 003).
+    /// illustration while such an image decodes (RolfHendriks' UICollectionView-Demo).
     func isStoredLocally(_ id: ImageID) async -> Bool
 }

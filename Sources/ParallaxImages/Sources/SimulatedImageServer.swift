@@ -2,7 +2,7 @@ import Foundation
 import ParallaxCore
 
 /// A server that is slow, unreliable and changeable on purpose, to shake
-/// out the races of loading images into recycled cells (seed 003's
+/// out the races of loading images into recycled cells (RolfHendriks' UICollectionView-Demo's
 /// `ImageDataProvider`, extended).
 ///
 /// - The first download of a picture waits `min + U · (max − min)` (plus its
@@ -25,7 +25,7 @@ import ParallaxCore
 public actor SimulatedImageServer: ImageSource {
     /// How the server misbehaves.
     public struct Behavior: Sendable, Hashable {
-        /// The range the first-download delay is drawn from (seed 003: 0…2 s).
+        /// The range the first-download delay is drawn from (RolfHendriks' UICollectionView-Demo: 0…2 s).
         public var latency: ClosedRange<Duration>
         /// The share of downloads that fail, 0…1.
         public var failureRate: Double

@@ -1,0 +1,42 @@
+#if canImport(CSDL2)
+import Foundation
+import Testing
+@testable import ParallaxGallery
+
+@Suite("Scrolling quality")
+struct ScrollingQualityTests {
+    @Test func blankShareCountsOnlyFramesThatMoved() {
+        var quality = ScrollingQuality()
+        quality.record(visible: 40, blank: 10, isMoving: true, frameTime: 0.010, interval: 1.0 / 60)
+        quality.record(visible: 40, blank: 40, isMoving: false, frameTime: 0.010, interval: 1.0 / 60)   // at rest: not counted
+        quality.record(visible: 40, blank: 2, isMoving: true, frameTime: 0.010, interval: 1.0 / 60)
+        #expect(quality.movingTileFrames == 80 && quality.blankTileFrames == 12)
+        #expect(quality.blankShare == 12.0 / 80)
+        #expect(ScrollingQuality().blankShare == 0 && ScrollingQuality().hitchRatio == 0)
+    }
+
+    @Test func hitchRatioIsMillisecondsPastTheBudgetPerSecond() {
+        var quality = ScrollingQuality()
+        // 60 frames over one second; one took 50 ms (33.3 ms past the budget), one 20 ms (3.3 ms past).
+        for frame in 0..<60 {
+            let time = frame == 10 ? 0.050 : (frame == 20 ? 0.020 : 0.008)
+            quality.record(visible: 10, blank: 0, isMoving: true, frameTime: time, interval: 1.0 / 60)
+        }
+        let expected = ((0.050 - 1.0 / 60) + (0.020 - 1.0 / 60)) * 1000 / 1.0
+        #expect(abs(quality.hitchRatio - expected) < 1e-9)
+        #expect(quality.hudLine == String(format: "blank tiles while moving 0.0 %%  ·  hitch time %.1f ms/s (goal ≤ 5)", expected))
+    }
+
+    @Test func badNumbersAreIgnoredAndRecordsAdd() {
+        var a = ScrollingQuality()
+        a.record(visible: 10, blank: 30, isMoving: true, frameTime: .nan, interval: .infinity)
+        a.record(visible: -4, blank: -1, isMoving: true, frameTime: -1, interval: -1)
+        #expect(a.blankTileFrames == 10 && a.movingTileFrames == 10 && a.hitchSeconds == 0 && a.seconds == 0)
+        var b = ScrollingQuality()
+        b.record(visible: 30, blank: 0, isMoving: true, frameTime: 0.1, interval: 0.5)
+        let sum = a + b
+        #expect(sum.frames == 3 && sum.movingTileFrames == 40 && sum.blankTileFrames == 10)
+        #expect(sum.blankShare == 0.25 && abs(sum.hitchRatio - (0.1 - 1.0 / 60) * 1000 / 0.5) < 1e-9)
+    }
+}
+#endif

@@ -1,0 +1,55 @@
+#if canImport(CSDL2)
+import Foundation
+import Testing
+@testable import ParallaxGallery
+
+@Suite("Session benchmark")
+@MainActor
+struct SessionBenchmarkTests {
+    /// A session small enough for a test: 300 photos, one fling, one jump, a tenth of a second's dwell.
+    static let script = SessionBenchmark.Script(
+        flings: [.init(speed: 3000, count: 1)], jumps: [.init(name: "end", fraction: 1)], dwell: 0.1)
+
+    @Test func aShortSessionMeasuresEveryStopAndEveryFrame() async throws {
+        let library = PhotoLibrary.synthetic(count: 12, width: 160, height: 120)
+        let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .none, followsViewport: true)
+        let figures = try await SessionBenchmark.run(scenario, library: library, photos: 300,
+                                                     size: CGSize(width: 640, height: 400), script: Self.script)
+        #expect(figures.fills.map(\.event) == ["first screen", "fling 3000 #1", "jump to the end"])
+        #expect(figures.fills.allSatisfy { ($0.seconds ?? .infinity) < SessionBenchmark.fillTimeLimit })
+        // Every frame stood for at least one refresh interval, so the session lasted at least frames / 60 s.
+        #expect(figures.whole.frames > 30 && figures.whole.seconds >= Double(figures.whole.frames) / 60 - 1e-6)
+        let fling = try #require(figures.flings[3000])
+        #expect(fling.movingTileFrames > 0 && fling.frames < figures.whole.frames)
+        #expect(figures.work.p50 <= figures.work.p99 && figures.work.p99 <= figures.work.max && figures.work.max > 0)
+        #expect(figures.decodes > 0 && figures.cachePeakBytes > 0 && figures.cachePeakBytes <= figures.cacheLimitBytes)
+        #expect(figures.peakResidentBytes > 0)
+    }
+
+    @Test func theReportReplacesOnlyItsOwnSection() throws {
+        func figures(_ followsViewport: Bool, blank: Int, fill: Double) -> SessionBenchmark.Figures {
+            var quality = ScrollingQuality()
+            quality.record(visible: 100, blank: blank, isMoving: true, frameTime: 0.01, interval: 1.0 / 60)
+            return SessionBenchmark.Figures(
+                scenario: .init(layout: .grid, latency: .none, followsViewport: followsViewport), photos: 3000,
+                flings: [3000: quality, 6000: quality], whole: quality,
+                fills: [.init(event: "first screen", seconds: fill), .init(event: "fling 3000 #1", seconds: fill),
+                        .init(event: "jump to the end", seconds: fill)],
+                work: (0.004, 0.012, 0.015), peakResidentBytes: 300 << 20, cachePeakBytes: 100 << 20,
+                cacheLimitBytes: 256 << 20, decodes: 10)
+        }
+        let all = [figures(true, blank: 1, fill: 0.040), figures(false, blank: 20, fill: 0.400)]
+        let markdown = SessionReport.markdown(all, machine: ["CPUs: 2"])
+        #expect(markdown.contains("| grid, photos on disk | 20.00 % / 1.00 % = 20.0× | 400 ms / 40 ms = 10.0× | 400 ms / 40 ms = 10.0× |"))
+        #expect(markdown.contains("| grid, on disk: blank ≤ 1 % at 3,000 pt/s | 1.00 % | **PASS** |"))
+        #expect(markdown.contains("| grid, on disk: full ≤ 250 ms after every jump | 40 ms | **PASS** |"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID()).md")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "# Benchmarks\n\nkept above\n\n\(SessionReport.start)\nold\n\(SessionReport.end)\n\nkept below\n".write(to: file, atomically: true, encoding: .utf8)
+        try SessionReport.write(all, machine: ["CPUs: 2"], into: file)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix("# Benchmarks\n\nkept above\n\n") && text.hasSuffix("\n\nkept below\n"))
+        #expect(!text.contains("\nold\n") && text.contains(markdown))
+    }
+}
+#endif
