@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The gallery's frame-time benchmark (release build, software renderer),
+# The gallery's benchmarks (release build, software renderer): frame time, then scroll sessions,
 # written into BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-photos.sh
 swift build -c release --product parallax-gallery
 "$(swift build -c release --show-bin-path)/parallax-gallery" bench --size 1280x800 --out BENCHMARKS.md "$@"
+# What the user sees: real-time paced scroll sessions (grid and list, photos
+# on disk and a slow server), against the arrival-order baseline.
+"$(swift build -c release --show-bin-path)/parallax-gallery" session --count 3000 --out BENCHMARKS.md

@@ -82,13 +82,11 @@ public final class GalleryModel {
 
     /// How pictures are scheduled.
     public let loading: Loading
-    /// The plan of the last pass: what each planned item's request is ranked at.
-    private var plannedItems: [LoadingRanges.PlannedItem] = []
-    private var plannedPriorities: [Int: LoadPriority] = [:]
-    private var planSignature: PlanSignature?
-    /// The direction the content last scrolled in (+1 forward), for preloading while at rest.
-    private var lastDirection: CGFloat = 1
-    private var lastPosition: CGFloat = 0
+    /// The viewport's loading plans (``Loading/followsViewport(_:)``), shared
+    /// with every other surface through `ParallaxHosting`.
+    public let viewportLoading: ViewportLoading?
+    /// What the thumbnails of the last plan depended on besides the layout.
+    private var plannedKeys: PlannedKeys?
 
     /// The memory cache's byte limit.
     public static let memoryCacheLimit = 256 * 1_048_576
@@ -115,6 +113,11 @@ public final class GalleryModel {
                                   configuration: loaderConfiguration ?? Self.loaderConfiguration(for: loading))
         self.requests = ImageRequests(loader: loader, source: server, fadeDuration: Self.fadeDuration,
                                       resizeBehavior: .showsPlaceholder)
+        if case .followsViewport(let ranges) = loading {
+            viewportLoading = ViewportLoading(loader: loader, ranges: ranges)
+        } else {
+            viewportLoading = nil
+        }
         self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
@@ -226,7 +229,7 @@ public final class GalleryModel {
 
     private func forgetCells() {
         requests.reset()
-        planSignature = nil
+        viewportLoading?.invalidate()
         pictures.removeAll()
         boundItems.removeAll()
     }
@@ -314,7 +317,7 @@ public final class GalleryModel {
         let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
                                         intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
         let placer = scroller.placer(for: visibleRect)
-        planLoading(visibleRect: visibleRect, firstItem: items.first?.0, lastItem: items.last?.0, placer: placer)
+        planLoading(visibleRect: visibleRect, placer: placer)
         var visible = Set<Int>()
         var next: [CellContent] = []
         next.reserveCapacity(items.count)
@@ -328,7 +331,7 @@ public final class GalleryModel {
                 keySize = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
             }
             let key = thumbnailKey(for: id, contentSize: keySize)
-            if let key { ensureLoad(item: item, key: key, priority: plannedPriorities[item] ?? .visible) }
+            if let key { ensureLoad(item: item, key: key, priority: viewportLoading?.priority(for: ItemIndex(item: item)) ?? .visible) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
                                       image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
                                       failure: nil, isPressed: pressedItem == item)
@@ -427,54 +430,32 @@ public final class GalleryModel {
 
     /// Plans the viewport's ranges (``LoadingRanges``) and hands the plan
     /// to the loader, when the viewport has moved into other items or the
-    /// motion changed: not every frame.
-    private func planLoading(visibleRect: CGRect, firstItem: Int?, lastItem: Int?, placer: ParallaxScroller.Placer) {
-        guard case .followsViewport(let ranges) = loading else { return }
-        let position = scroll.position
-        if position != lastPosition { lastDirection = position > lastPosition ? 1 : -1 }
-        lastPosition = position
+    /// motion changed (``ViewportLoading``): not every frame.
+    private func planLoading(visibleRect: CGRect, placer: ParallaxScroller.Placer) {
+        guard let viewportLoading else { return }
         // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
         guard transition == nil else { return }
-        let motion = scroll.motion
-        let signature = PlanSignature(firstItem: firstItem ?? -1, lastItem: lastItem ?? -1,
-                                      restingOffset: (motion.restingOffset / 8).rounded(), isMoving: motion.isMoving,
-                                      direction: lastDirection, itemCount: photos.count, layout: settings.layout,
-                                      viewportSize: viewportSize, effect: settings.effect, intensity: settings.intensity)
-        guard signature != planSignature else { return }
-        planSignature = signature
-        let loadTime = loader.typicalLoadTime.map { CGFloat(Double($0.components.attoseconds) / 1e18 + Double($0.components.seconds)) }
-        ranges.plan(in: layout, visibleRect: visibleRect, motion: motion, direction: lastDirection,
-                    expectedLoadTime: loadTime, into: &plannedItems)
-        plannedPriorities.removeAll(keepingCapacity: true)
-        var plan = LoadPlan()
-        plan.entries.reserveCapacity(plannedItems.count)
-        for planned in plannedItems where planned.index.item < photos.count {
-            plannedPriorities[planned.index.item] = planned.priority
-            guard let frame = layout.frame(of: planned.index),
-                  let key = thumbnailKey(for: photos[planned.index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
-            else { continue }
-            plan.append(key, priority: planned.priority)
+        let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, effect: settings.effect,
+                               intensity: settings.intensity, reduceMotion: settings.reduceMotion, scale: settings.scale)
+        if keys != plannedKeys {
+            plannedKeys = keys
+            viewportLoading.invalidate()
         }
-        // Visible tiles a fling carries off too fast are left out of the plan: their requests wait outside.
-        if let firstItem, let lastItem, firstItem <= lastItem {
-            for item in firstItem...lastItem where plannedPriorities[item] == nil { plannedPriorities[item] = .outside }
+        let photos = self.photos
+        viewportLoading.update(layout: layout, visibleRect: visibleRect, motion: scroll.motion) { index, frame in
+            guard index.item < photos.count else { return nil }
+            return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
         }
-        let loader = self.loader
-        Task { await loader.follow(plan) }
     }
 
-    /// What a plan depends on: while it is unchanged, the last plan holds.
-    private struct PlanSignature: Equatable {
-        var firstItem: Int
-        var lastItem: Int
-        var restingOffset: CGFloat
-        var isMoving: Bool
-        var direction: CGFloat
+    /// What the planned thumbnails' keys depend on besides the layout's frames.
+    private struct PlannedKeys: Equatable {
         var itemCount: Int
         var layout: GalleryLayout
-        var viewportSize: CGSize
         var effect: GalleryEffect
         var intensity: CGFloat
+        var reduceMotion: Bool
+        var scale: CGFloat
     }
 }
 

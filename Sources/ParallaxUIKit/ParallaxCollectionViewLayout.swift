@@ -41,6 +41,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// nothing under the safe area across the axis.
     private var room = LayoutRoom(boundsSize: .zero, contentInsets: .zero, safeArea: .zero, axis: .vertical,
                                   isRightToLeft: false)
+    /// Where the current fling comes to rest: the offset the last
+    /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` returned.
+    private var landingOffset: CGPoint?
 
     /// A layout made by `builder`, scrolling along `axis` (the axis the
     /// builder's layouts use).
@@ -210,9 +213,31 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         forProposedContentOffset proposedContentOffset: CGPoint, withScrollingVelocity velocity: CGPoint
     ) -> CGPoint {
         guard let collectionView else { return proposedContentOffset }
-        return state.targetContentOffset(forProposed: proposedContentOffset, velocity: velocity,
-                                         in: viewport(of: collectionView))
+        let target = state.targetContentOffset(forProposed: proposedContentOffset, velocity: velocity,
+                                               in: viewport(of: collectionView))
+        landingOffset = target
+        return target
     }
+
+    // MARK: Loading
+
+    /// The path of the scroll as far as it is known: towards where the
+    /// fling lands (UIKit asks the layout for that offset when a drag ends)
+    /// at the collection view's deceleration rate while it decelerates; at
+    /// rest otherwise. ``ParallaxController`` plans loading with it.
+    public func motion(of collectionView: UICollectionView) -> ScrollMotion {
+        let offset = axis.main(collectionView.contentOffset)
+        guard collectionView.isDecelerating, !collectionView.isTracking, let landingOffset else { return .resting(at: offset) }
+        let rate = DecelerationRate(rawValue: collectionView.decelerationRate.rawValue)
+        return ScrollMotion(offset: offset, restingOffset: axis.main(landingOffset), decayPerSecond: rate.decayPerSecond)
+    }
+
+    /// `rect` of the collection view (its bounds, say) in the coordinates
+    /// of ``state``'s layout.
+    public func layoutRect(of rect: CGRect) -> CGRect { room.built(rect, along: axis) }
+
+    /// A frame of ``state``'s layout where the collection view shows it.
+    public func shownFrame(of frame: CGRect) -> CGRect { room.shown(frame, along: axis) }
 
     // MARK: Geometry
 

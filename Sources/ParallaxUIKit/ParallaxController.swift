@@ -2,6 +2,8 @@
 import ObjectiveC
 import ParallaxCore
 import ParallaxHosting
+import ParallaxImages
+import ParallaxLayout
 import UIKit
 
 /// Parallax for the cells of a scroll view (`UICollectionView`,
@@ -58,6 +60,11 @@ public final class ParallaxController {
     /// What the controller has done (updates, placements, nested requests).
     public var statistics: ParallaxDriver<ScrollViewHost>.Statistics { driver.statistics }
 
+    /// The loading that follows this scroll view, if any (see
+    /// ``followLoading(_:imageID:)``).
+    public private(set) var loading: ViewportLoading?
+    private var imageID: ((ItemIndex) -> ImageID?)?
+
     private let driver: ParallaxDriver<ScrollViewHost>
     private let host: ScrollViewHost
     private var frameObserver: RunLoopFrameObserver?
@@ -111,6 +118,48 @@ public final class ParallaxController {
         guard let scrollView, scrollView.window != nil else { return }
         scrollView.layoutIfNeeded()
         driver.update(host)
+        planLoading(in: scrollView)
+    }
+
+    /// Makes the image pipeline follow this collection view: on every
+    /// frame in which the viewport reaches other items or a fling starts,
+    /// the viewport's ranges (on screen, where the fling lands, ahead and
+    /// behind) are planned over its ``ParallaxCollectionViewLayout`` and
+    /// handed to `loading`'s loader, for the thumbnails each cell's
+    /// ``ParallaxImageView`` will ask for (the effect's content size at the
+    /// screen's scale). `imageID` names the photo of an item (`nil`: none).
+    ///
+    /// Requests for what is on screen go on through ``ParallaxImageView``
+    /// as before; the plan ranks them, preloads what the user is about to
+    /// see and lowers what was scrolled past. Other layouts are not planned
+    /// (their future frames are not known).
+    public func followLoading(_ loading: ViewportLoading, imageID: @escaping (ItemIndex) -> ImageID?) {
+        self.loading = loading
+        self.imageID = imageID
+        loading.invalidate()
+        setNeedsUpdate()
+    }
+
+    /// Stops planning loading; work under way goes on.
+    public func stopFollowingLoading() {
+        loading = nil
+        imageID = nil
+    }
+
+    private func planLoading(in scrollView: UIScrollView) {
+        guard let loading, let imageID, let collectionView = scrollView as? UICollectionView,
+              let parallaxLayout = collectionView.collectionViewLayout as? ParallaxCollectionViewLayout,
+              let layout = parallaxLayout.state.layout else { return }
+        let placer = driver.scroller(for: host).placer(for: driver.window(for: host))
+        let scale = max(scrollView.traitCollection.displayScale, 1)
+        loading.update(layout: layout, visibleRect: parallaxLayout.layoutRect(of: collectionView.bounds),
+                       motion: parallaxLayout.motion(of: collectionView)) { index, frame in
+            let contentSize = placer.placement(forItemFrame: parallaxLayout.shownFrame(of: frame)).contentSize
+            guard let id = imageID(index), let size = try? ThumbnailSize(points: contentSize, scale: scale, mode: .fill) else {
+                return nil
+            }
+            return ThumbnailKey(id: id, size: size)
+        }
     }
 
     /// Stops moving cells and removes the controller from its scroll view.

@@ -44,7 +44,11 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSource,
         collectionView.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         view.addSubview(collectionView)
 
-        ParallaxController.attach(to: collectionView, effect: .gridDefault)
+        let parallax = ParallaxController.attach(to: collectionView, effect: .gridDefault)
+        // Loading follows the viewport: what is on screen and where a fling lands load first.
+        parallax.followLoading(ViewportLoading(loader: store.loader)) { [store] index in
+            store.photos.indices.contains(index.item) ? store.photos[index.item] : nil
+        }
 
         messageLabel.textColor = .lightGray
         messageLabel.numberOfLines = 0

@@ -47,7 +47,8 @@ public actor SimulatedImageServer: ImageSource {
     }
 
     private let backing: any ImageSource
-    private let clock: any Clock<Duration>
+    /// Sleeps for a duration on the server's clock.
+    private let sleep: @Sendable (Duration) async throws -> Void
     public private(set) var behavior: Behavior
     private var downloaded: Set<ImageID> = []
     private var downloadCounts: [ImageID: Int] = [:]
@@ -63,7 +64,12 @@ public actor SimulatedImageServer: ImageSource {
     public init(backing: any ImageSource, behavior: Behavior = Behavior(), clock: any Clock<Duration> = ContinuousClock()) {
         self.backing = backing
         self.behavior = behavior
-        self.clock = clock
+        self.sleep = Self.sleeper(on: clock)
+    }
+
+    // `Clock.sleep(for:)` is newer than the iOS 16 SDK: sleep until a deadline, on the clock's own type.
+    private static func sleeper<C: Clock>(on clock: C) -> @Sendable (Duration) async throws -> Void where C.Duration == Duration {
+        { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
     }
 
     /// Changes the delay, failure rate or bandwidth from now on.
@@ -101,7 +107,7 @@ public actor SimulatedImageServer: ImageSource {
         let data = try await backing.data(for: id)
         if let bandwidth = behavior.bandwidth { delay += .seconds(Double(data.count) / Double(bandwidth)) }
         if delay > .zero {
-            do { try await clock.sleep(for: delay) } catch { throw .cancelled }
+            do { try await sleep(delay) } catch { throw .cancelled }
         } else {
             await Task.yield()
         }
