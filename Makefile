@@ -25,7 +25,7 @@ demo: deps
 	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
 ## Every test: the suite (with the real photos fetched first), then the
-## loader's concurrency tests again under the thread sanitizer. Tests run
+## loader's and the disk cache's concurrency tests again under the thread sanitizer. Tests run
 ## one at a time: a few measure time (timeouts, latency), and 2 cores shared
 ## with a 200,000-event stress test would make them flaky.
 test: deps
@@ -33,7 +33,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
-		--filter "LoaderTests|LoaderStressTests|ImageBindingsTests"
+		--filter "LoaderTests|LoaderStressTests|ImageBindingsTests|DiskCacheTests"
 
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
 ## the layout suites, then thumbnails from real photos against libvips.

@@ -118,6 +118,36 @@ struct DiskCacheTests {
         #expect(await cache.image(for: key("late", 8)) == nil)
     }
 
+    @Test func concurrentStoresReadsAndErasesKeepTheIndexAndTheFolderInStep() async throws {
+        // Reads and writes run beside each other on the I/O threads; whatever the interleaving, every
+        // answer is right or nil, nothing erased comes back, and the index matches the folder.
+        let directory = temporaryDirectory()
+        let cache = try DiskImageCache(directory: directory, sizeLimit: 1_500)
+        func picture(_ n: Int) -> PixelImage { PixelImage(width: 4, height: 4, filledWith: (UInt8(n), 9, 9, 255)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for step in 0..<400 {
+                let n = step % 23
+                group.addTask {
+                    switch step % 7 {
+                    case 0, 1, 2: await cache.store(picture(n), for: key("p\(n)", 4, .fill))
+                    case 6 where step % 5 == 0: await cache.removeAll()
+                    default:
+                        if let image = await cache.image(for: key("p\(n)", 4, .fill)) { #expect(image == picture(n)) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".pkthumb") }
+        let bytes = try files.reduce(0) { total, name in
+            try total + ((FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        #expect(await cache.count == files.count)
+        #expect(await cache.byteCount == bytes && bytes <= 1_500)
+        await cache.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".pkthumb") }.isEmpty)
+    }
+
     @Test func unusableDirectoriesThrow() throws {
         let file = temporaryDirectory().appendingPathComponent("file")
         try Data([1]).write(to: file)

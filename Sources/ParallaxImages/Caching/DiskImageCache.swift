@@ -11,6 +11,11 @@ import Foundation
 /// a process killed between write and rename are removed when the cache
 /// opens.
 ///
+/// The actor keeps only the index: reading, checking and writing entries
+/// run on the pipeline's file I/O threads, so one slow read never holds up
+/// every other lookup (an actor doing file I/O itself would serialise all
+/// disk traffic behind it).
+///
 /// File format (little-endian): magic `PKT1`, format version (1 byte),
 /// content mode (1 byte), 2 reserved bytes, width, height, key length and
 /// pixel length (4 bytes each), checksum (8 bytes), key bytes (UTF-8), then
@@ -33,7 +38,9 @@ public actor DiskImageCache {
     public nonisolated let directory: URL
     /// The most bytes the entries may take together.
     public let sizeLimit: Int
-    private var entries: [String: (size: Int, lastUse: UInt64)] = [:]
+    /// Each entry's size, when it was last used, and which write made it.
+    private var entries: [String: (size: Int, lastUse: UInt64, revision: UInt64)] = [:]
+    private var revisions: UInt64 = 0
     private var totalSize = 0
     private var useCounter: UInt64 = 0
     private let fileManager = FileManager()
@@ -75,7 +82,7 @@ public actor DiskImageCache {
         }
         found.sort { $0.date < $1.date }
         for (position, entry) in found.enumerated() {
-            entries[entry.name] = (entry.size, UInt64(position))
+            entries[entry.name] = (entry.size, UInt64(position), 0)
             totalSize += entry.size
         }
         useCounter = UInt64(found.count)
@@ -83,12 +90,17 @@ public actor DiskImageCache {
 
     /// The cached thumbnail for `key`, or `nil` if there is none or the entry
     /// fails its checks (it is then deleted).
-    public func image(for key: ThumbnailKey) -> PixelImage? {
+    public func image(for key: ThumbnailKey) async -> PixelImage? {
         let name = Self.fileName(for: key)
-        guard entries[name] != nil else { return nil }
+        guard let revision = entries[name]?.revision else { return nil }
         let url = directory.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url), let image = Self.decode(data, expecting: key) else {
-            drop(name)
+        let image = await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            return Self.decode(data, expecting: key)
+        }
+        guard let image else {
+            // Bad on disk: forget it, unless a store replaced it while it was read.
+            if entries[name]?.revision == revision { drop(name) }
             return nil
         }
         useCounter += 1
@@ -101,24 +113,38 @@ public actor DiskImageCache {
     /// cache that cannot store still answers correctly. With `generation`,
     /// the store happens only if ``removeAll()`` has not run since that
     /// generation was read (a late write must not refill an erased cache).
-    public func store(_ image: PixelImage, for key: ThumbnailKey, generation expected: Int? = nil) {
-        if let expected, expected != generation { return }
+    public func store(_ image: PixelImage, for key: ThumbnailKey, generation expected: Int? = nil) async {
+        let started = generation
+        if let expected, expected != started { return }
         let name = Self.fileName(for: key)
-        let data = Self.encode(image, key: key)
-        guard data.count <= sizeLimit else { return }
-        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
-        do {
-            try data.write(to: temporary)
-            if entries[name] != nil { try? fileManager.removeItem(at: directory.appendingPathComponent(name)) }
-            try fileManager.moveItem(at: temporary, to: directory.appendingPathComponent(name))
-        } catch {
-            try? fileManager.removeItem(at: temporary)
+        let destination = directory.appendingPathComponent(name), directory = self.directory, limit = sizeLimit
+        // The slow part (encoding and writing a temporary file) runs on the I/O threads; the rename that
+        // makes it the entry runs here, in order with every other change to entry files (evictions,
+        // erases), so the folder and the index never disagree.
+        let written = await BlockingWorkQueue.fileIO.run { () -> (temporary: URL, size: Int)? in
+            let data = Self.encode(image, key: key)
+            guard data.count <= limit else { return nil }
+            let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+            do {
+                try data.write(to: temporary)
+            } catch {
+                try? FileManager().removeItem(at: temporary)
+                return nil
+            }
+            return (temporary, data.count)
+        }
+        guard let written else { return }
+        // Everything was removed while this was written (it must not come back), or the rename failed.
+        // rename(2) replaces an old entry atomically: a reader sees the old file or the new one.
+        guard generation == started, rename(written.temporary.path, destination.path) == 0 else {
+            try? fileManager.removeItem(at: written.temporary)
             return
         }
         if let old = entries[name] { totalSize -= old.size }
         useCounter += 1
-        entries[name] = (data.count, useCounter)
-        totalSize += data.count
+        revisions += 1
+        entries[name] = (written.size, useCounter, revisions)
+        totalSize += written.size
         evictIfNeeded()
     }
 
