@@ -9,8 +9,8 @@ import Testing
 struct HTTPImageSourceTests {
     /// A source for `server` with fast retries.
     func makeSource(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 3,
-                retryDelay: TimeInterval = 0.01) -> HTTPImageSource {
-        HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: retryDelay)
+                retryDelay: TimeInterval = 0.01) throws -> HTTPImageSource {
+        try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: retryDelay)
     }
 
     @Test func indexIsParsedOneNamePerLineSkippingBlankLines() async throws {
@@ -35,7 +35,7 @@ struct HTTPImageSourceTests {
         let odd = Data("odd".utf8)
         let server = try LoopbackHTTPServer(routes: ["/photo.jpg": photo, "/a b#1?/c.jpg": odd])
         defer { server.stop() }
-        let source = makeSource(server)
+        let source = try makeSource(server)
         #expect(try await source.data(for: "photo.jpg") == photo)
         // Space, '#', '?' and '/' stay inside the one name.
         #expect(try await source.data(for: "a b#1?/c.jpg") == odd)
@@ -122,7 +122,7 @@ struct HTTPImageSourceTests {
     @Test func cancellingStopsATransferPromptly() async throws {
         let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 2])
         defer { server.stop() }
-        let source = makeSource(server)
+        let source = try makeSource(server)
         let start = ContinuousClock.now
         let task = Task { try await source.data(for: "slow.jpg") }
         try await Task.sleep(for: .milliseconds(200))
@@ -134,7 +134,7 @@ struct HTTPImageSourceTests {
     @Test func cancellingStopsTheWaitBetweenAttempts() async throws {
         let server = try LoopbackHTTPServer(routes: ["/down.jpg": Data()], failFirst: ["/down.jpg": 10])
         defer { server.stop() }
-        let source = makeSource(server, retryDelay: 10)
+        let source = try makeSource(server, retryDelay: 10)
         let start = ContinuousClock.now
         let task = Task { try await source.data(for: "down.jpg") }
         try await Task.sleep(for: .milliseconds(200))
@@ -147,5 +147,129 @@ struct HTTPImageSourceTests {
     @Test func retryableStatuses() {
         for status in [408, 429, 500, 502, 503, 504] { #expect(HTTPImageSource.isRetryable(status)) }
         for status in [400, 401, 403, 404, 410, 301] { #expect(!HTTPImageSource.isRetryable(status)) }
+    }
+}
+
+/// `HTTPImageSource` against servers that misbehave on purpose: each case
+/// must end within its deadline, hold no more than the size limit, and say
+/// what happened in one sentence.
+@Suite("HTTP image source against hostile servers")
+struct HostileHTTPServerTests {
+    func source(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 1,
+                maximumBodySize: Int = 1 << 20, maximumRetryAfter: TimeInterval = 10) throws -> HTTPImageSource {
+        try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: 0.01,
+                            maximumBodySize: maximumBodySize, maximumRetryAfter: maximumRetryAfter)
+    }
+
+    /// The reason of a `transferFailed` for `id`, and how long it took to come.
+    func failure(_ source: HTTPImageSource, _ id: ImageID) async -> (reason: String, seconds: Double) {
+        let start = ContinuousClock.now
+        do {
+            _ = try await source.data(for: id)
+            Issue.record("\(id) loaded from a hostile server")
+            return ("", 0)
+        } catch {
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            guard case .transferFailed(let failed, let reason) = error, failed == id else {
+                Issue.record("expected transferFailed(\(id)), got \(error)")
+                return ("", seconds)
+            }
+            return (reason, seconds)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersFailsAtTheDeadlineEveryTime() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/x.jpg": .silent]
+        defer { server.stop() }
+        // Deadlines on, between and off Foundation's whole seconds, several times each: none may hang.
+        for timeout in [0.6, 1.0, 1.5] {
+            for _ in 0..<3 {
+                let (reason, seconds) = await failure(try source(server, timeout: timeout), "x.jpg")
+                #expect(reason.hasPrefix("no complete answer within \(HTTPImageSource.seconds(timeout))"), "\(reason)")
+                #expect(seconds >= timeout - 0.05 && seconds < timeout + 1.5, "\(seconds) s for a \(timeout) s deadline")
+            }
+        }
+    }
+
+    @Test func aBodyThatNeverEndsStopsAtTheSizeLimit() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/endless.jpg": .endless]
+        defer { server.stop() }
+        let (reason, seconds) = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 4 << 20), "endless.jpg")
+        #expect(reason.hasPrefix("the answer went past the 4 MiB limit (maximumBodySize) without ending"), "\(reason)")
+        #expect(seconds < 10, "stopped at 4 MiB, not at the 30 s deadline")
+        #expect(server.requestCount(for: "/endless.jpg") == 1, "an answer over the limit is not retried")
+    }
+
+    @Test func aHugeContentLengthIsRefusedFromTheHeader() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/huge.jpg": .claims(bytes: 10 << 30)]
+        defer { server.stop() }
+        let (reason, seconds) = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 64 << 20), "huge.jpg")
+        #expect(reason.hasPrefix("the answer would be 10 GiB, over the 64 MiB limit (maximumBodySize)"), "\(reason)")
+        #expect(seconds < 5)
+        #expect(server.requestCount(for: "/huge.jpg") == 1)
+    }
+
+    @Test func aRedirectLoopIsNamedAndNotRetried() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/loop.jpg": .redirectLoop]
+        defer { server.stop() }
+        let (reason, _) = await failure(try source(server, attempts: 3), "loop.jpg")
+        #expect(reason.hasPrefix("the server redirects in a loop (more than \(HTTPImageSource.maximumRedirects) redirects)"), "\(reason)")
+        // One attempt's redirects and no retry: Foundation on Linux follows up to 16 itself before giving up,
+        // three attempts would make about 50 requests.
+        #expect(server.requestCount(for: "/loop.jpg") <= 20)
+    }
+
+    @Test func retryAfterIsHonouredUpToItsCap() async throws {
+        let body = Data("patience".utf8)
+        let server = try LoopbackHTTPServer(routes: ["/busy.jpg": body, "/away.jpg": body],
+                                            failFirst: ["/busy.jpg": 1, "/away.jpg": 1])
+        server.retryAfter = ["/busy.jpg": "1", "/away.jpg": "120"]
+        defer { server.stop() }
+        let start = ContinuousClock.now
+        #expect(try await source(server, attempts: 2).data(for: "busy.jpg") == body)
+        #expect(ContinuousClock.now - start >= .milliseconds(950), "waited the second the server asked for")
+        let (reason, seconds) = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), "away.jpg")
+        #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 120 s, longer than the 5 s this source waits"), "\(reason)")
+        #expect(seconds < 2 && server.requestCount(for: "/away.jpg") == 1)
+        #expect(HTTPImageSource.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT",
+                                                  now: Date(timeIntervalSince1970: 1_445_412_470)) == 10)
+        #expect(HTTPImageSource.retryAfterSeconds("soon") == nil && HTTPImageSource.retryAfterSeconds("-3") == nil)
+    }
+
+    @Test func anAnswerCutShortSaysSo() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/cut.jpg": .cutShort(body: Data(count: 100_000), sent: 1_000)]
+        defer { server.stop() }
+        let (reason, _) = await failure(try source(server), "cut.jpg")
+        #expect(reason.hasPrefix("the answer was cut short: the connection closed after"), "\(reason)")
+        #expect(reason.contains("of 100000 bytes"), "\(reason)")
+    }
+
+    @Test func aResetConnectionAndADrippingServerEndClearly() async throws {
+        let server = try LoopbackHTTPServer()
+        server.hostile = ["/reset.jpg": .reset, "/drip.jpg": .drip(body: Data(count: 2_000), chunk: 10, interval: 0.1)]
+        defer { server.stop() }
+        let (reset, resetSeconds) = await failure(try source(server, timeout: 3), "reset.jpg")
+        #expect(!reset.contains("URL error") && !reset.isEmpty, "\(reset)")
+        #expect(resetSeconds < 3)
+        let (drip, dripSeconds) = await failure(try source(server, timeout: 1), "drip.jpg")
+        #expect(drip.hasPrefix("no complete answer within 1 s"), "\(drip)")
+        #expect(dripSeconds < 2.5)
+    }
+
+    @Test func badSettingsThrowInsteadOfTrapping() {
+        let base = URL(string: "http://127.0.0.1:9/")!
+        for timeout in [0, -1, .nan, .infinity, 1e9] as [TimeInterval] {
+            #expect(throws: ImageSourceError.self) { try HTTPImageSource(baseURL: base, timeout: timeout) }
+        }
+        #expect(throws: ImageSourceError.unavailable("the largest HTTP answer must be at least 1 byte, not 0")) {
+            try HTTPImageSource(baseURL: base, maximumBodySize: 0)
+        }
+        #expect(HTTPAttemptFailure.bytes(10 << 30) == "10 GiB" && HTTPAttemptFailure.bytes(1536) == "1.5 KiB")
     }
 }

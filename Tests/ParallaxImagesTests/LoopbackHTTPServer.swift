@@ -20,7 +20,11 @@ import Foundation
 /// - `responseDelay` / `delays[path]`: wait before answering (for
 ///   timeouts and cancellation); `stop()` cuts the wait short;
 /// - `requestCount(for:)`: how many requests each path received, failed
-///   and delayed ones included.
+///   and delayed ones included;
+/// - `retryAfter[path]`: the `Retry-After` value sent with its 503s;
+/// - `hostile[path]`: misbehave on purpose (see ``Hostility``): never
+///   answer, answer forever, claim a huge length, drip, redirect in a
+///   loop, cut the answer short, or reset the connection.
 ///
 /// One thread accepts connections and each connection gets its own thread,
 /// so a delayed request never holds up the others. `stop()` (called by
@@ -31,6 +35,24 @@ import Foundation
 final class LoopbackHTTPServer: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// Ways to answer badly, as broken or hostile servers do.
+    enum Hostility: Sendable {
+        /// Reads the request and never answers (until the server stops).
+        case silent
+        /// 200 with no Content-Length, then bytes for as long as the client reads.
+        case endless
+        /// 200 claiming `bytes` of body, then zeros for as long as the client reads.
+        case claims(bytes: Int64)
+        /// 200 with `body`, sent `chunk` bytes at a time, `interval` seconds apart.
+        case drip(body: Data, chunk: Int, interval: TimeInterval)
+        /// 302 to the same path, every time.
+        case redirectLoop
+        /// 200 declaring all of `body`, sending its first `sent` bytes, then closing.
+        case cutShort(body: Data, sent: Int)
+        /// Closes the connection with a TCP reset instead of answering.
+        case reset
     }
 
     /// The port the kernel chose.
@@ -75,6 +97,16 @@ final class LoopbackHTTPServer: Sendable {
     var responseDelay: TimeInterval {
         get { engine.withState { $0.responseDelay } }
         set { engine.withState { $0.responseDelay = newValue } }
+    }
+
+    var hostile: [String: Hostility] {
+        get { engine.withState { $0.hostile } }
+        set { engine.withState { $0.hostile = newValue } }
+    }
+
+    var retryAfter: [String: String] {
+        get { engine.withState { $0.retryAfter } }
+        set { engine.withState { $0.retryAfter = newValue } }
     }
 
     /// Per-path waits before answering; override `responseDelay`.
@@ -154,6 +186,8 @@ private final class Engine: @unchecked Sendable {
         var responseDelay: TimeInterval = 0
         var delays: [String: TimeInterval] = [:]
         var requestCounts: [String: Int] = [:]
+        var hostile: [String: LoopbackHTTPServer.Hostility] = [:]
+        var retryAfter: [String: String] = [:]
         var isStopped = false
         var isClosed = false
         /// Connections being served, so `stop()` can shut them down.
@@ -264,14 +298,19 @@ private final class Engine: @unchecked Sendable {
         let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let path = target.removingPercentEncoding ?? target
 
-        let (body, failing, delay) = withState { state -> (Data?, Bool, TimeInterval) in
+        let (body, failing, delay, hostility, retryAfter) = withState { state in
             state.requestCounts[path, default: 0] += 1
             var failing = false
             if let remaining = state.failFirst[path], remaining > 0 {
                 state.failFirst[path] = remaining - 1
                 failing = true
             }
-            return (state.routes[path], failing, state.delays[path] ?? state.responseDelay)
+            return (state.routes[path], failing, state.delays[path] ?? state.responseDelay, state.hostile[path],
+                    state.retryAfter[path])
+        }
+        if let hostility {
+            misbehave(client, hostility, target: target)
+            return
         }
 
         if delay > 0 {
@@ -279,7 +318,8 @@ private final class Engine: @unchecked Sendable {
         }
         let includeBody = method != "HEAD"
         if failing {
-            respond(client, status: 503, reason: "Service Unavailable", body: Data("try again\n".utf8), includeBody: includeBody)
+            respond(client, status: 503, reason: "Service Unavailable", body: Data("try again\n".utf8), includeBody: includeBody,
+                    extraHeaders: retryAfter.map { "Retry-After: \($0)\r\n" } ?? "")
         } else if let body {
             respond(client, status: 200, reason: "OK", body: body, includeBody: includeBody)
         } else {
@@ -316,27 +356,73 @@ private final class Engine: @unchecked Sendable {
         return !isStopped
     }
 
-    private func respond(_ client: Int32, status: Int, reason: String, body: Data, includeBody: Bool) {
+    private func respond(_ client: Int32, status: Int, reason: String, body: Data, includeBody: Bool,
+                         extraHeaders: String = "") {
         let head = "HTTP/1.1 \(status) \(reason)\r\n"
             + "Content-Length: \(body.count)\r\n"
             + "Content-Type: application/octet-stream\r\n"
+            + extraHeaders
             + "Connection: close\r\n"
             + "\r\n"
         var message = Data(head.utf8)
         if includeBody { message.append(body) }
-        message.withUnsafeBytes { raw in
+        _ = sendAll(client, message)
+        shutdown(client, Int32(SHUT_WR))
+    }
+
+    /// Sends all of `data`; false once the client has gone or the server stopped.
+    private func sendAll(_ client: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
+                if isStopped { return false }
                 #if canImport(Glibc)
                 let sent = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 #else
                 let sent = send(client, raw.baseAddress! + offset, raw.count - offset, 0)
                 #endif
-                if sent < 0 && errno == EINTR { continue }
-                guard sent > 0 else { return }               // the client went away
+                if sent < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) { continue }
+                guard sent > 0 else { return false }         // the client went away
                 offset += sent
             }
+            return true
         }
-        shutdown(client, Int32(SHUT_WR))
+    }
+
+    private func misbehave(_ client: Int32, _ hostility: LoopbackHTTPServer.Hostility, target: String) {
+        // Sends that block on a client that stopped reading give up every 100 ms to check for a stop.
+        var limit = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let zeros = Data(count: 65_536)
+        switch hostility {
+        case .silent:
+            _ = wait(seconds: 3600)
+        case .endless:
+            guard sendAll(client, Data("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            while sendAll(client, zeros) {}
+        case .claims(let bytes):
+            guard sendAll(client, Data("HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            var left = bytes
+            while left > 0, sendAll(client, zeros.prefix(Int(min(left, Int64(zeros.count))))) { left -= Int64(zeros.count) }
+        case .drip(let body, let chunk, let interval):
+            guard sendAll(client, Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + max(chunk, 1), body.count)
+                guard sendAll(client, body.subdata(in: offset..<end)), wait(seconds: interval) else { return }
+                offset = end
+            }
+            shutdown(client, Int32(SHUT_WR))
+        case .redirectLoop:
+            _ = sendAll(client, Data("HTTP/1.1 302 Found\r\nLocation: \(target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            shutdown(client, Int32(SHUT_WR))
+        case .cutShort(let body, let sent):
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            _ = sendAll(client, Data(head.utf8) + body.prefix(sent))
+            shutdown(client, Int32(SHUT_RDWR))
+        case .reset:
+            var option = linger(l_onoff: 1, l_linger: 0)        // closing now sends a reset
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
     }
 }

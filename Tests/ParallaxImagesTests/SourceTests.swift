@@ -11,10 +11,57 @@ struct SourceTests {
         }
         let source = FolderImageSource(directory: directory)
         #expect(try await source.imageIDs() == ["a.png", "b.JPG", "c.jpeg"])
-        #expect(try await source.data(for: "a.png") == Data([1, 2, 3]))
+        await #expect(throws: ImageSourceError.unreadable("a.png", "is not a JPEG or PNG (it starts with 01 02 03)")) {
+            try await source.data(for: "a.png")
+        }
         await #expect(throws: ImageSourceError.notFound("missing.jpg")) { try await source.data(for: "missing.jpg") }
         await #expect(throws: ImageSourceError.notFound("../etc/passwd")) { try await source.data(for: "../etc/passwd") }
         #expect(await source.isStoredLocally("a.png"))
+    }
+
+    @Test func oddFilesAreNamedForWhatTheyAreAndCostNoMemory() async throws {
+        let directory = temporaryDirectory()
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 60))
+        try jpeg.write(to: directory.appendingPathComponent("good.jpg"))
+        // A gigabyte of zeros (sparse: no disk used), and a real header on a file over the limit.
+        for (name, size, head) in [("big.jpg", 1 << 30, Data()), ("large.png", 3 << 20, Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))] {
+            let url = directory.appendingPathComponent(name)
+            try head.write(to: url)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("folder.jpg"), withIntermediateDirectories: false)
+        #expect(mkfifo(directory.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/x.jpg")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("zero.jpg").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked.jpg").path,
+                                                   withDestinationPath: directory.appendingPathComponent("good.jpg").path)
+        try Data().write(to: directory.appendingPathComponent("empty.jpg"))
+        let source = FolderImageSource(directory: directory, maximumFileSize: 2 << 20)
+        // Only regular files (and links to them) are listed.
+        #expect(try await source.imageIDs() == ["big.jpg", "empty.jpg", "good.jpg", "large.png", "linked.jpg"])
+        #expect(try await source.data(for: "good.jpg") == jpeg)
+        #expect(try await source.data(for: "linked.jpg") == jpeg)
+        let expected: [(ImageID, String)] = [
+            ("big.jpg", "is 1 GiB, over the 2 MiB limit for one photo (maximumFileSize)"),
+            ("large.png", "is 3 MiB, over the 2 MiB limit for one photo (maximumFileSize)"),
+            ("folder.jpg", "is a folder, not a photo"),
+            ("pipe.jpg", "is a named pipe (FIFO), not a photo"),
+            ("gone.jpg", "is a link to a file that does not exist, not a photo"),
+            ("zero.jpg", "is a device, not a photo"),
+            ("empty.jpg", "is empty"),
+        ]
+        for (id, reason) in expected {
+            await #expect(throws: ImageSourceError.unreadable(id, reason)) { try await source.data(for: id) }
+        }
+        #expect(ImageSourceError.unreadable("pipe.jpg", "is a named pipe (FIFO), not a photo").description
+                    == "pipe.jpg is a named pipe (FIFO), not a photo")
+        // Under a limit it fits, the gigabyte of zeros is refused by its first bytes, having read 16 of them.
+        let lenient = FolderImageSource(directory: directory, maximumFileSize: 2 << 30)
+        await #expect(throws: ImageSourceError.unreadable("big.jpg", "is not a JPEG or PNG (it starts with 00 00 00 00)")) {
+            try await lenient.data(for: "big.jpg")
+        }
     }
 
     @Test func missingFolderIsAClearError() async {

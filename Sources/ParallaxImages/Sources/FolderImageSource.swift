@@ -3,14 +3,27 @@ import Foundation
 /// The JPEG and PNG files of a folder on this device (local photos), in
 /// name order. Everything is stored locally, so surfaces show the "cached"
 /// placeholder while these decode.
+///
+/// Odd files cost nothing and say what they are: the list holds regular
+/// files (and links to them) only, and a read checks the file before
+/// taking it: a folder, a named pipe, a device or a link to nothing is
+/// refused by its type (a pipe is never opened, so it cannot block), a file
+/// over ``maximumFileSize`` by its size, and a file that is not a JPEG or
+/// PNG by its first bytes, so a gigabyte of zeros named `big.jpg` costs
+/// 16 bytes of reading, not a gigabyte of memory.
 public struct FolderImageSource: ImageSource {
     /// The folder read.
     public let directory: URL
+    /// The largest file read, in bytes (256 MiB by default: a 100-megapixel
+    /// PNG fits; the decoders refuse larger pictures anyway).
+    public let maximumFileSize: Int
     /// File name extensions taken as pictures (lower case).
     public static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    public init(directory: URL) {
+    /// The pictures in `directory`, none larger than `maximumFileSize` bytes.
+    public init(directory: URL, maximumFileSize: Int = 256 << 20) {
         self.directory = directory
+        self.maximumFileSize = max(maximumFileSize, 1)
     }
 
     /// - Throws: ``ImageSourceError/unavailable(_:)`` with a clear message
@@ -26,24 +39,28 @@ public struct FolderImageSource: ImageSource {
         } catch {
             throw .unavailable("the photo folder \(directory.path) cannot be read: \(error.localizedDescription)")
         }
+        let directory = self.directory
         let pictures = names.filter { name in
-            !name.hasPrefix(".") && Self.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+            guard !name.hasPrefix("."), Self.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else {
+                return false
+            }
+            return FileKind(path: directory.appendingPathComponent(name).path).isRegularFile
         }
         return pictures.sorted().map { ImageID($0) }
     }
 
+    /// The bytes of picture `id`.
+    /// - Throws: ``ImageSourceError/notFound(_:)`` when there is no such
+    ///   file; ``ImageSourceError/unreadable(_:_:)`` saying what the file is
+    ///   when it is not a picture this source reads.
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        guard !id.rawValue.contains("/"), id.rawValue != "..", !id.rawValue.isEmpty else { throw .notFound(id) }
-        let url = directory.appendingPathComponent(id.rawValue)
-        // A blocking read, so on the pipeline's file threads rather than Swift's cooperative pool.
-        let read = await BlockingWorkQueue.fileIO.run { () -> Result<Data, ImageSourceError> in
-            do {
-                return .success(try Data(contentsOf: url))
-            } catch {
-                return .failure(FileManager.default.fileExists(atPath: url.path)
-                    ? .transferFailed(id, "unreadable: \(error.localizedDescription)") : .notFound(id))
-            }
+        guard !id.rawValue.contains("/"), id.rawValue != "..", id.rawValue != ".", !id.rawValue.isEmpty else {
+            throw .notFound(id)
         }
+        let path = directory.appendingPathComponent(id.rawValue).path
+        let limit = maximumFileSize
+        // Blocking reads, so on the pipeline's file threads rather than Swift's cooperative pool.
+        let read = await BlockingWorkQueue.fileIO.run { Self.readPicture(at: path, id: id, limit: limit) }
         switch read {
         case .success(let data): return data
         case .failure(let error): throw error
@@ -51,6 +68,94 @@ public struct FolderImageSource: ImageSource {
     }
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
+
+    /// Reads the picture at `path`, checking its type, size and first bytes
+    /// before reading the rest.
+    static func readPicture(at path: String, id: ImageID, limit: Int) -> Result<Data, ImageSourceError> {
+        let kind = FileKind(path: path)
+        switch kind {
+        case .missing: return .failure(.notFound(id))
+        case .regular: break
+        default: return .failure(.unreadable(id, "is \(kind), not a photo"))
+        }
+        // O_NONBLOCK: should the file have become a pipe since, opening it still returns at once.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.unreadable(id, "cannot be opened: \(String(cString: strerror(errno)))")) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.unreadable(id, "is no longer a regular file"))
+        }
+        let size = Int(status.st_size)
+        guard size <= limit else {
+            return .failure(.unreadable(id, "is \(HTTPAttemptFailure.bytes(Int64(size))), over the \(HTTPAttemptFailure.bytes(Int64(limit))) limit for one photo (maximumFileSize)"))
+        }
+        guard size > 0 else { return .failure(.unreadable(id, "is empty")) }
+        /// Reads into `buffer` from `offset` until its end or the end of the file; returns where it stopped.
+        func fill(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int) -> Int {
+            var offset = offset
+            while offset < buffer.count {
+                let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                offset += count
+            }
+            return offset
+        }
+        // The header first, into 16 bytes: a file that is not a picture is refused before anything
+        // the size of the file is allocated.
+        var header = [UInt8](repeating: 0, count: min(16, size))
+        let headerCount = header.withUnsafeMutableBytes { fill($0, from: 0) }
+        guard ImageFormat(sniffing: Data(header.prefix(headerCount))) != nil else {
+            let head = header.prefix(min(headerCount, 4)).map { String(format: "%02X", $0) }.joined(separator: " ")
+            return .failure(.unreadable(id, "is not a JPEG or PNG (it starts with \(head))"))
+        }
+        var data = Data(count: size)
+        let filled = data.withUnsafeMutableBytes { buffer -> Int in
+            buffer.copyBytes(from: header.prefix(headerCount))
+            return fill(buffer, from: headerCount)
+        }
+        guard filled == size else { return .failure(.unreadable(id, "was cut short while it was read (\(filled) of \(size) bytes)")) }
+        return .success(data)
+    }
+}
+
+/// What a path names, told apart without opening it (so a named pipe
+/// cannot block and a device cannot be read from).
+enum FileKind: CustomStringConvertible {
+    case missing, regular, directory, pipe, device, socket, danglingLink, other
+
+    init(path: String) {
+        var status = stat()
+        if stat(path, &status) != 0 {
+            var link = stat()
+            self = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK ? .danglingLink : .missing
+            return
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFIFO: self = .pipe
+        case S_IFCHR, S_IFBLK: self = .device
+        case S_IFSOCK: self = .socket
+        default: self = .other
+        }
+    }
+
+    var isRegularFile: Bool { self == .regular }
+
+    var description: String {
+        switch self {
+        case .missing: return "missing"
+        case .regular: return "a file"
+        case .directory: return "a folder"
+        case .pipe: return "a named pipe (FIFO)"
+        case .device: return "a device"
+        case .socket: return "a socket"
+        case .danglingLink: return "a link to a file that does not exist"
+        case .other: return "not a regular file"
+        }
+    }
 }
 
 /// Pictures held in memory: synthetic galleries, tests, and the backing

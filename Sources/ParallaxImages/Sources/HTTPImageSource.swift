@@ -12,14 +12,25 @@ import FoundationNetworking
 /// component, so a `/`, `?`, `#` or space in a name never changes which
 /// URL is asked for.
 ///
-/// Each request attempt has `timeout` seconds to deliver its whole answer.
-/// Transport errors (no connection, a dropped connection, a timeout) and
-/// the answers that mean "try again later" (HTTP 5xx, 408, 429) are retried
-/// up to `maximumAttempts` attempts in all, waiting `retryDelay`, then twice
-/// that, and so on between attempts. Any other 4xx is final at once: 404
-/// and 410 become ``ImageSourceError/notFound(_:)``. A cancelled task stops
-/// its transfer and any wait between attempts and throws
-/// ``ImageSourceError/cancelled``.
+/// A broken or hostile server costs bounded time and memory and ends in one
+/// clear sentence, as curl's and URLSession's own limits intend:
+/// - **Time**: each attempt has `timeout` seconds to deliver its whole
+///   answer, enforced by the source itself (a server that accepts and never
+///   answers, or drips a byte a second, fails at the deadline every time).
+/// - **Memory**: an answer may be at most ``maximumBodySize`` bytes; a
+///   larger `Content-Length` is refused from the header, and a body that
+///   keeps coming is cut off at the limit. Nothing is retried after that.
+/// - **Retries**: transport errors (no connection, a dropped or reset
+///   connection, an answer cut short, a timeout) and the answers that mean
+///   "try again later" (HTTP 5xx, 408, 429) are retried up to
+///   `maximumAttempts` attempts in all, waiting `retryDelay`, then twice
+///   that, and so on; a `Retry-After` is honoured up to
+///   ``maximumRetryAfter`` seconds, and a longer one ends the request at
+///   once with a message saying so. What cannot succeed is not retried:
+///   any other 4xx (404 and 410 become ``ImageSourceError/notFound(_:)``),
+///   a redirect loop, an answer over the size limit.
+/// - A cancelled task stops its transfer and any wait between attempts
+///   and throws ``ImageSourceError/cancelled``.
 ///
 /// The source keeps nothing on the device, so ``isStoredLocally(_:)`` is
 /// always `false`: every picture is fetched over the network and may be slow.
@@ -35,34 +46,53 @@ public struct HTTPImageSource: ImageSource {
     public let maximumAttempts: Int
     /// The wait before the second attempt; each later wait doubles it.
     public let retryDelay: TimeInterval
+    /// The largest answer accepted, in bytes: 64 MiB by default, room for a
+    /// 50-megapixel JPEG or a large PNG, and a bound on what one request can
+    /// make the process hold.
+    public let maximumBodySize: Int
+    /// The longest `Retry-After` waited for, in seconds (10 by default).
+    public let maximumRetryAfter: TimeInterval
+    /// Redirects followed per attempt before calling it a loop (10, as
+    /// browsers give up after about 20 and curl after 50 only on request).
+    public static let maximumRedirects = 10
 
     private let connection: Connection
 
     /// - Parameters:
     ///   - baseURL: The folder on the server; a missing trailing `/` is implied.
     ///   - indexPath: The index file, relative to `baseURL`.
-    ///   - timeout: Seconds one attempt may take; must be positive.
+    ///   - timeout: Seconds one attempt may take; a positive, finite number.
     ///   - maximumAttempts: Attempts per request, the first one included;
     ///     values below 1 count as 1.
     ///   - retryDelay: Seconds to wait before the first retry; doubles for
-    ///     each later one.
-    ///   - session: The session to load through. `nil` makes a private
-    ///     ephemeral session with no cache, no cookies kept and the timeout
-    ///     applied. A session passed in is used as it is and never
-    ///     invalidated by the source.
+    ///     each later one (negative or not finite: 0).
+    ///   - maximumBodySize: The largest answer accepted, in bytes; at least 1.
+    ///   - maximumRetryAfter: The longest `Retry-After` honoured, in seconds
+    ///     (negative or not finite: 0, so any `Retry-After` ends the request).
+    ///   - configuration: The session settings to load with (headers,
+    ///     proxies, TLS). The source makes its own session from them, so it
+    ///     can watch every answer's size as it arrives. `nil`: an ephemeral
+    ///     configuration with no cache.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` for a timeout that is
+    ///   not a positive, finite number of seconds, or a body size below 1.
     public init(baseURL: URL, indexPath: String = "index.txt", timeout: TimeInterval = 10,
-                maximumAttempts: Int = 3, retryDelay: TimeInterval = 0.2, session: URLSession? = nil) {
-        precondition(timeout > 0 && timeout.isFinite, "HTTPImageSource: timeout must be a positive number of seconds")
+                maximumAttempts: Int = 3, retryDelay: TimeInterval = 0.2, maximumBodySize: Int = 64 << 20,
+                maximumRetryAfter: TimeInterval = 10,
+                configuration: URLSessionConfiguration? = nil) throws(ImageSourceError) {
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw .unavailable("the HTTP timeout must be a number of seconds above 0 and at most 86,400, not \(timeout)")
+        }
+        guard maximumBodySize >= 1 else {
+            throw .unavailable("the largest HTTP answer must be at least 1 byte, not \(maximumBodySize)")
+        }
         self.baseURL = baseURL
         self.indexPath = indexPath
         self.timeout = timeout
         self.maximumAttempts = max(1, maximumAttempts)
         self.retryDelay = retryDelay.isFinite ? max(0, retryDelay) : 0
-        if let session {
-            connection = Connection(session: session, ownsSession: false)
-        } else {
-            connection = Connection(session: Self.makeSession(timeout: timeout), ownsSession: true)
-        }
+        self.maximumBodySize = maximumBodySize
+        self.maximumRetryAfter = maximumRetryAfter.isFinite ? max(0, maximumRetryAfter) : 0
+        connection = Connection(configuration: configuration ?? Self.defaultConfiguration(timeout: timeout))
     }
 
     // MARK: ImageSource
@@ -86,6 +116,8 @@ public struct HTTPImageSource: ImageSource {
                 throw .unavailable("the image index at \(url.absoluteString) answered HTTP \(status)")
             case .exhausted(let reason):
                 throw .unavailable("could not load the image index from \(url.absoluteString) (\(reason), \(attemptsText)); check that the server is running and reachable")
+            case .final(let reason):
+                throw .unavailable("could not load the image index from \(url.absoluteString): \(reason)")
             }
         }
         return Self.parseIndex(body)
@@ -107,6 +139,8 @@ public struct HTTPImageSource: ImageSource {
                 throw .transferFailed(id, "\(url.absoluteString) answered HTTP \(status)")
             case .exhausted(let reason):
                 throw .transferFailed(id, "\(reason) (\(url.absoluteString), \(attemptsText))")
+            case .final(let reason):
+                throw .transferFailed(id, "\(reason) (\(url.absoluteString))")
             }
         }
     }
@@ -161,6 +195,9 @@ public struct HTTPImageSource: ImageSource {
         case status(Int)
         /// Every attempt failed; the text describes the last failure.
         case exhausted(String)
+        /// Something no retry can fix (a redirect loop, an answer over the
+        /// size limit, a `Retry-After` too long to wait for), described.
+        case final(String)
     }
 
     private var attemptsText: String {
@@ -168,29 +205,43 @@ public struct HTTPImageSource: ImageSource {
     }
 
     /// GETs `url`, retrying transport errors and retryable statuses with
-    /// exponential backoff. Returns the body of the first 2xx answer.
+    /// exponential backoff (or the server's `Retry-After`). Returns the body
+    /// of the first 2xx answer.
     func fetch(_ url: URL) async throws(FetchFailure) -> Data {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         request.httpMethod = "GET"
         // Foundation's own (idle) timeout is only a backstop; the deadline
-        // in `attempt` is the real one (see `foundationTimeout`).
+        // in `Transfers` is the real one (see `foundationTimeout`).
         request.timeoutInterval = Self.foundationTimeout(timeout)
 
         var lastFailure = "no attempt made"
+        var serverWait: TimeInterval?
         for attempt in 1...maximumAttempts {
-            if attempt > 1 { try await pause(beforeAttempt: attempt) }
+            if attempt > 1 { try await pause(beforeAttempt: attempt, atLeast: serverWait) }
+            serverWait = nil
             if Task.isCancelled { throw .cancelled }
             let reply: Reply
             do {
-                reply = try await self.attempt(request)
+                reply = try await connection.transfers.run(request, on: connection.session, timeout: timeout,
+                                                           maximumBodySize: maximumBodySize)
             } catch {
+                switch error {
+                case .cancelled: throw .cancelled
+                case .tooLarge, .redirectLoop: throw .final(error.description)
+                case .deadline, .cutShort, .transport: lastFailure = error.description
+                }
                 if Task.isCancelled { throw .cancelled }
-                lastFailure = Self.describe(error)
                 continue
             }
             guard let status = reply.status, !(200..<300).contains(status) else { return reply.body }
             guard Self.isRetryable(status) else { throw .status(status) }
             lastFailure = "HTTP \(status)"
+            if let retryAfter = reply.retryAfter, attempt < maximumAttempts {
+                guard retryAfter <= maximumRetryAfter else {
+                    throw .final("HTTP \(status), and the server asks to retry after \(Self.seconds(retryAfter)), longer than the \(Self.seconds(maximumRetryAfter)) this source waits")
+                }
+                serverWait = retryAfter
+            }
         }
         throw .exhausted(lastFailure)
     }
@@ -200,10 +251,12 @@ public struct HTTPImageSource: ImageSource {
         status == 408 || status == 429 || (500..<600).contains(status)
     }
 
-    /// Waits `retryDelay · 2^(attempt − 2)` seconds (capped at a minute);
-    /// cancellation ends the wait at once.
-    private func pause(beforeAttempt attempt: Int) async throws(FetchFailure) {
-        let seconds = min(retryDelay * Double(1 << min(attempt - 2, 16)), 60)
+    /// Waits `retryDelay · 2^(attempt − 2)` seconds (capped at a minute), or
+    /// what the server asked for if that is longer; cancellation ends the
+    /// wait at once.
+    private func pause(beforeAttempt attempt: Int, atLeast serverWait: TimeInterval?) async throws(FetchFailure) {
+        let backoff = min(retryDelay * Double(1 << min(attempt - 2, 16)), 60)
+        let seconds = max(backoff, serverWait ?? 0)
         guard seconds > 0 else { return }
         do {
             try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -216,50 +269,26 @@ public struct HTTPImageSource: ImageSource {
     struct Reply: Sendable {
         var body: Data
         var status: Int?
+        /// The `Retry-After` of the answer, in seconds from now.
+        var retryAfter: TimeInterval?
     }
 
-    /// The attempt's deadline passed.
-    struct DeadlineExceeded: Error {
-        var seconds: TimeInterval
+    /// Seconds for a message: "2 s", "0.5 s".
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
 
-    /// One request, raced against `timeout`: whichever finishes first wins
-    /// and the other is cancelled (cancelling the transfer cancels its
-    /// `URLSessionTask`). Cancelling the calling task cancels both.
-    private func attempt(_ request: URLRequest) async throws -> Reply {
-        let session = connection.session
-        let timeout = timeout
-        return try await withThrowingTaskGroup(of: Reply.self) { group in
-            group.addTask {
-                let (body, response) = try await session.data(for: request)
-                return Reply(body: body, status: (response as? HTTPURLResponse)?.statusCode)
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-                throw DeadlineExceeded(seconds: timeout)
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw DeadlineExceeded(seconds: timeout) }
-            return first
-        }
-    }
-
-    /// A short text for a failed attempt, for error messages.
-    static func describe(_ error: any Error) -> String {
-        if let deadline = error as? DeadlineExceeded {
-            return "no complete answer within \(deadline.seconds) s"
-        }
-        guard let urlError = error as? URLError else { return String(describing: error) }
-        switch urlError.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "could not connect"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .networkConnectionLost: return "connection lost"
-        case .notConnectedToInternet: return "not connected to the internet"
-        case .badServerResponse: return "malformed answer"
-        case .secureConnectionFailed: return "TLS connection failed"
-        default: return "URL error \(urlError.code.rawValue)"
-        }
+    /// The seconds a `Retry-After` value asks for: a number of seconds, or
+    /// an HTTP date (RFC 9110 §10.2.3); `nil` if it is neither.
+    static func retryAfterSeconds(_ value: String, now: Date = Date()) -> TimeInterval? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(text) { return seconds >= 0 ? TimeInterval(seconds) : nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(date.timeIntervalSince(now), 0)
     }
 
     // MARK: Session
@@ -268,36 +297,40 @@ public struct HTTPImageSource: ImageSource {
     /// converts it with `Int(seconds) * 1000` milliseconds, so anything
     /// under one second becomes an immediate timeout and fractions are
     /// dropped; the value is therefore rounded up to whole seconds, at
-    /// least 1, and the precise deadline is enforced by `attempt`.
+    /// least 1, plus one more so it never fires together with the source's
+    /// own deadline, which is the one that counts.
     static func foundationTimeout(_ seconds: TimeInterval) -> TimeInterval {
-        max(1, seconds.rounded(.up))
+        max(1, seconds.rounded(.up)) + 1
     }
 
-    /// An ephemeral session that never answers from a cache: the source
-    /// promises nothing is stored locally, and retries must reach the server.
-    static func makeSession(timeout: TimeInterval) -> URLSession {
+    /// An ephemeral configuration that never answers from a cache: the
+    /// source promises nothing is stored locally, and retries must reach
+    /// the server.
+    static func defaultConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = foundationTimeout(timeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        return URLSession(configuration: configuration)
+        return configuration
     }
 
-    /// Owns the session so a session the source made itself is invalidated
-    /// (its resources released) once the last copy of the source is gone.
-    /// `URLSession` is `Sendable` (on Linux as `@unchecked Sendable` in
-    /// swift-corelibs-foundation), so this class is checked `Sendable`.
+    /// Owns the session (and its delegate), invalidating it once the last
+    /// copy of the source is gone. `URLSession` is `Sendable` (on Linux as
+    /// `@unchecked Sendable` in swift-corelibs-foundation).
     private final class Connection: Sendable {
         let session: URLSession
-        let ownsSession: Bool
+        let transfers: Transfers
 
-        init(session: URLSession, ownsSession: Bool) {
-            self.session = session
-            self.ownsSession = ownsSession
+        init(configuration: URLSessionConfiguration) {
+            transfers = Transfers()
+            session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
         }
 
         deinit {
-            if ownsSession { session.finishTasksAndInvalidate() }
+            // Off the caller's thread: swift-corelibs-foundation may wait for the session's own queue
+            // here, and the last copy of a source is often dropped on a thread of Swift's cooperative pool.
+            let session = self.session
+            DispatchQueue.global(qos: .utility).async { session.invalidateAndCancel() }
         }
     }
 }

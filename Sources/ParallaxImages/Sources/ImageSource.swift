@@ -21,6 +21,10 @@ public enum ImageSourceError: Error, Sendable, Hashable, CustomStringConvertible
     case unavailable(String)
     /// A transfer failed (after retries, where the source retries).
     case transferFailed(ImageID, String)
+    /// The source has something by that name, but not a picture it can
+    /// hand out (a folder, a pipe, a file that is not an image, or one too
+    /// large); the text says what it is.
+    case unreadable(ImageID, String)
     /// The simulated server's injected failure.
     case simulatedFailure(ImageID)
     /// The source was erased while the request was under way.
@@ -33,6 +37,7 @@ public enum ImageSourceError: Error, Sendable, Hashable, CustomStringConvertible
         case .notFound(let id): return "no image named \(id)"
         case .unavailable(let reason): return reason
         case let .transferFailed(id, reason): return "downloading \(id) failed: \(reason)"
+        case let .unreadable(id, reason): return "\(id) \(reason)"
         case .simulatedFailure(let id): return "the simulated server failed \(id) on purpose"
         case .erased(let id): return "\(id) was erased while it downloaded"
         case .cancelled: return "cancelled"
