@@ -92,11 +92,16 @@ struct DiskCacheTests {
         var forged = DiskImageCache.encode(image, key: key("a.jpg", 8, .fit))
         forged.replaceSubrange(8..<16, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         #expect(DiskImageCache.decode(forged, expecting: key("a.jpg", 8, .fit)) == nil)
-        // A process killed between write and rename leaves a temporary file: never read, removed on open.
+        // A process killed between write and rename leaves a temporary file: never read, removed on open
+        // once it is a minute old (a younger one may be another process's write in progress).
         let leftover = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        let inProgress = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         try full.write(to: leftover)
+        try full.write(to: inProgress)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: leftover.path)
         let reopened = try DiskImageCache(directory: directory)
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: inProgress.path))
         #expect(await reopened.image(for: k) == nil)
     }
 
@@ -146,6 +151,41 @@ struct DiskCacheTests {
         #expect(await cache.byteCount == bytes && bytes <= 1_500)
         await cache.removeAll()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".pkthumb") }.isEmpty)
+    }
+
+    @Test func theLimitHoldsAcrossProcessesAndAtOpen() async throws {
+        let directory = temporaryDirectory()
+        let entry = DiskImageCache.encode(solidImage(8, 1), key: key("p0-00", 8)).count
+        // Four "processes": caches over one folder that share nothing in memory, writing at once.
+        let caches = try (0..<4).map { _ in try DiskImageCache(directory: directory, sizeLimit: entry * 10) }
+        await withTaskGroup(of: Void.self) { group in
+            for (n, cache) in caches.enumerated() {
+                group.addTask {
+                    for i in 10..<40 { await cache.store(solidImage(8, UInt8(i)), for: key("p\(n)-\(i)", 8)) }
+                }
+            }
+        }
+        func folderBytes() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".pkthumb") }.reduce(0) {
+                $0 + ((try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($1).path)[.size] as? NSNumber)?.intValue ?? 0)
+            }
+        }
+        #expect(try folderBytes() <= entry * 10, "120 entries written, room for 10")
+        #expect(try folderBytes() >= entry * 8, "evicted to 90 %, no further")
+        // The folder is the index: each process reads what another wrote.
+        #expect(await caches[0].image(for: key("p3-39", 8)) == solidImage(8, 39))
+        // A use in one process protects an entry from another process's eviction.
+        let kept = key("p3-39", 8)
+        for i in 0..<12 {
+            _ = await caches[0].image(for: kept)
+            await caches[1].store(solidImage(8, UInt8(i)), for: key("q\(i)", 8))
+        }
+        #expect(await caches[2].image(for: kept) != nil)
+        // Opening a folder over a (smaller) limit evicts down to it.
+        let small = try DiskImageCache(directory: directory, sizeLimit: entry * 4)
+        let smallBytes = await small.byteCount
+        #expect(smallBytes <= entry * 4)
+        #expect(try folderBytes() == smallBytes)
     }
 
     @Test func unusableDirectoriesThrow() throws {

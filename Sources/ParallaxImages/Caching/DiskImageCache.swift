@@ -7,14 +7,21 @@ import Foundation
 /// Every entry is written to a temporary file and then renamed into place,
 /// so a reader sees a whole entry or none; each carries its key and a
 /// 64-bit checksum of key and pixels, so a torn, truncated or corrupt file
-/// is detected on read, deleted, and never served. Temporary files left by
-/// a process killed between write and rename are removed when the cache
-/// opens.
+/// is detected on read, deleted, and never served.
 ///
-/// The actor keeps only the index: reading, checking and writing entries
-/// run on the pipeline's file I/O threads, so one slow read never holds up
-/// every other lookup (an actor doing file I/O itself would serialise all
-/// disk traffic behind it).
+/// **Shared by processes.** The folder itself is the index: a lookup reads
+/// the entry's file, whichever process wrote it. The size limit holds for
+/// the folder as a whole, however many processes write to it: the total is
+/// kept in a ledger file that every writer updates under an exclusive
+/// `flock` of the folder's lock file, and a writer that takes the total
+/// over the limit evicts, least recently used first, to 90 % of it (a
+/// read hit stamps the entry's modification time, which is its last use).
+/// Opening a folder over the limit evicts too, and recounts the ledger
+/// from the files, so a process killed mid-write leaves no lasting error.
+///
+/// Reading, checking and writing entries run on the pipeline's file I/O
+/// threads; only the rename that commits an entry (and, now and then, an
+/// eviction) runs on the actor, in order with erases.
 ///
 /// File format (little-endian): magic `PKT1`, format version (1 byte),
 /// content mode (1 byte), 2 reserved bytes, width, height, key length and
@@ -33,24 +40,23 @@ public actor DiskImageCache {
     private static let headerSize = 32
     private static let entryExtension = "pkthumb"
     private static let temporaryPrefix = ".tmp-"
+    private static let lockName = ".lock"
+    private static let ledgerName = ".size"
+    /// Temporary files older than this are left over from a killed process.
+    private static let abandonedAfter: TimeInterval = 60
 
     /// The folder the entries live in.
     public nonisolated let directory: URL
     /// The most bytes the entries may take together.
-    public let sizeLimit: Int
-    /// Each entry's size, when it was last used, and which write made it.
-    private var entries: [String: (size: Int, lastUse: UInt64, revision: UInt64)] = [:]
-    private var revisions: UInt64 = 0
-    private var totalSize = 0
-    private var useCounter: UInt64 = 0
-    private let fileManager = FileManager()
+    public nonisolated let sizeLimit: Int
     /// Bumped by ``removeAll()``: a store prepared before it is ignored.
     public private(set) var generation = 0
 
     /// Opens (creating if needed) a cache in `directory` of at most
-    /// `sizeLimit` bytes (default 150 MB, Nuke's).
+    /// `sizeLimit` bytes (default 150 MB, Nuke's), evicting down to the
+    /// limit if the folder holds more.
     /// - Throws: ``CacheError/unusableDirectory(_:)`` if the folder cannot
-    ///   be created or is a file.
+    ///   be created, is a file, or its lock file cannot be made.
     public init(directory: URL, sizeLimit: Int = 150 * 1_048_576) throws(CacheError) {
         self.directory = directory
         self.sizeLimit = max(sizeLimit, 0)
@@ -65,101 +71,76 @@ public actor DiskImageCache {
                 throw .unusableDirectory("cannot create \(directory.path): \(error.localizedDescription)")
             }
         }
-        // Index what is there, oldest first by modification date; clear torn writes.
-        let names = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
-        var found: [(name: String, size: Int, date: Date)] = []
-        for name in names {
-            let path = directory.appendingPathComponent(name).path
-            if name.hasPrefix(Self.temporaryPrefix) {
-                try? fileManager.removeItem(atPath: path)
-                continue
-            }
-            guard name.hasSuffix("." + Self.entryExtension),
-                  let attributes = try? fileManager.attributesOfItem(atPath: path) else { continue }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            let date = attributes[.modificationDate] as? Date ?? .distantPast
-            found.append((name, size, date))
+        let folder = Folder(directory: directory, limit: self.sizeLimit)
+        guard folder.withLock({ folder.recount(evicting: true) }) != nil else {
+            throw .unusableDirectory("cannot lock \(directory.appendingPathComponent(Self.lockName).path): \(String(cString: strerror(errno)))")
         }
-        found.sort { $0.date < $1.date }
-        for (position, entry) in found.enumerated() {
-            entries[entry.name] = (entry.size, UInt64(position), 0)
-            totalSize += entry.size
-        }
-        useCounter = UInt64(found.count)
     }
+
+    private nonisolated var folder: Folder { Folder(directory: directory, limit: sizeLimit) }
 
     /// The cached thumbnail for `key`, or `nil` if there is none or the entry
     /// fails its checks (it is then deleted).
     public func image(for key: ThumbnailKey) async -> PixelImage? {
+        let folder = self.folder
         let name = Self.fileName(for: key)
-        guard let revision = entries[name]?.revision else { return nil }
-        let url = directory.appendingPathComponent(name)
-        let image = await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+        return await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+            let url = folder.directory.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url) else { return nil }
-            return Self.decode(data, expecting: key)
+            guard let image = Self.decode(data, expecting: key) else {
+                // Bad on disk: remove it, unless a writer replaced it meanwhile.
+                _ = folder.withLock { if folder.size(of: name) == data.count { folder.remove(name) } }
+                return nil
+            }
+            folder.stamp(name)                                   // its last use, for every process's eviction
+            return image
         }
-        guard let image else {
-            // Bad on disk: forget it, unless a store replaced it while it was read.
-            if entries[name]?.revision == revision { drop(name) }
-            return nil
-        }
-        useCounter += 1
-        entries[name]?.lastUse = useCounter
-        return image
     }
 
     /// Stores `image` for `key` (atomically), then evicts the least recently
-    /// used entries beyond the size limit. Failures to write are ignored: a
-    /// cache that cannot store still answers correctly. With `generation`,
-    /// the store happens only if ``removeAll()`` has not run since that
-    /// generation was read (a late write must not refill an erased cache).
+    /// used entries if the folder went over the size limit. Failures to
+    /// write are ignored: a cache that cannot store still answers
+    /// correctly. With `generation`, the store happens only if
+    /// ``removeAll()`` has not run since that generation was read (a late
+    /// write must not refill an erased cache).
     public func store(_ image: PixelImage, for key: ThumbnailKey, generation expected: Int? = nil) async {
         let started = generation
         if let expected, expected != started { return }
-        let name = Self.fileName(for: key)
-        let destination = directory.appendingPathComponent(name), directory = self.directory, limit = sizeLimit
-        // The slow part (encoding and writing a temporary file) runs on the I/O threads; the rename that
-        // makes it the entry runs here, in order with every other change to entry files (evictions,
-        // erases), so the folder and the index never disagree.
-        let written = await BlockingWorkQueue.fileIO.run { () -> (temporary: URL, size: Int)? in
+        let folder = self.folder, name = Self.fileName(for: key)
+        // The slow part (encoding and writing a temporary file) runs on the I/O threads; the commit runs
+        // here, in order with erases, so an erase is never followed by a write prepared before it.
+        let written = await BlockingWorkQueue.fileIO.run { () -> URL? in
             let data = Self.encode(image, key: key)
-            guard data.count <= limit else { return nil }
-            let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
-            do {
-                try data.write(to: temporary)
-            } catch {
+            guard data.count <= folder.limit else { return nil }
+            let temporary = folder.directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+            guard (try? data.write(to: temporary)) != nil else {
                 try? FileManager().removeItem(at: temporary)
                 return nil
             }
-            return (temporary, data.count)
+            Folder.stamp(path: temporary.path)                   // its first use
+            return temporary
         }
         guard let written else { return }
-        // Everything was removed while this was written (it must not come back), or the rename failed.
-        // rename(2) replaces an old entry atomically: a reader sees the old file or the new one.
-        guard generation == started, rename(written.temporary.path, destination.path) == 0 else {
-            try? fileManager.removeItem(at: written.temporary)
+        guard generation == started, folder.withLock({ folder.commit(written, as: name) }) == true else {
+            try? FileManager().removeItem(at: written)
             return
         }
-        if let old = entries[name] { totalSize -= old.size }
-        useCounter += 1
-        revisions += 1
-        entries[name] = (written.size, useCounter, revisions)
-        totalSize += written.size
-        evictIfNeeded()
     }
 
-    /// Removes every entry.
+    /// Removes every entry (those other processes wrote included).
     public func removeAll() {
         generation += 1
-        for name in entries.keys { try? fileManager.removeItem(at: directory.appendingPathComponent(name)) }
-        entries.removeAll()
-        totalSize = 0
+        let folder = self.folder
+        _ = folder.withLock {
+            for entry in folder.entries() { folder.remove(entry.name, adjustingLedger: false) }
+            folder.writeLedger(0)
+        }
     }
 
-    /// The bytes the entries take.
-    public var byteCount: Int { totalSize }
-    /// The number of entries.
-    public var count: Int { entries.count }
+    /// The bytes the entries take (counted from the folder).
+    public var byteCount: Int { folder.entries().reduce(0) { $0 + $1.size } }
+    /// The number of entries (counted from the folder).
+    public var count: Int { folder.entries().count }
 
     /// The file an entry for `key` lives in: a hash of the key, so any
     /// identifier is a safe file name. The key itself is stored inside and
@@ -169,20 +150,7 @@ public actor DiskImageCache {
         return String(format: "%016llx", fnv1a64(Array(text.utf8))) + "." + entryExtension
     }
 
-    // MARK: Private
-
-    private func drop(_ name: String) {
-        try? fileManager.removeItem(at: directory.appendingPathComponent(name))
-        if let entry = entries.removeValue(forKey: name) { totalSize -= entry.size }
-    }
-
-    private func evictIfNeeded() {
-        guard totalSize > sizeLimit else { return }
-        for (name, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-            guard totalSize > sizeLimit else { break }
-            drop(name)
-        }
-    }
+    // MARK: Entries
 
     static func encode(_ image: PixelImage, key: ThumbnailKey) -> Data {
         let keyBytes = Array(keyText(key).utf8)
@@ -223,6 +191,137 @@ public actor DiskImageCache {
     private static func keyText(_ key: ThumbnailKey) -> String {
         "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
     }
+
+    /// The folder's files and its lock, for one operation at a time. Every
+    /// change to entry files and to the ledger happens under the lock.
+    struct Folder: Sendable {
+        let directory: URL
+        let limit: Int
+
+        /// Runs `body` holding the folder's exclusive lock (shared with every
+        /// process using the folder); `nil` if the lock cannot be taken.
+        func withLock<T>(_ body: () -> T) -> T? {
+            let descriptor = open(directory.appendingPathComponent(DiskImageCache.lockName).path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else { return nil }
+            }
+            defer { flock(descriptor, LOCK_UN) }
+            return body()
+        }
+
+        /// Every entry file, with its size and last use.
+        func entries() -> [(name: String, size: Int, lastUse: Double)] {
+            let names = (try? FileManager().contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.compactMap { name in
+                guard name.hasSuffix("." + DiskImageCache.entryExtension) else { return nil }
+                var status = stat()
+                guard stat(directory.appendingPathComponent(name).path, &status) == 0 else { return nil }
+                return (name, Int(status.st_size), Self.modificationTime(status))
+            }
+        }
+
+        func size(of name: String) -> Int? {
+            var status = stat()
+            guard stat(directory.appendingPathComponent(name).path, &status) == 0 else { return nil }
+            return Int(status.st_size)
+        }
+
+        /// Marks `name` as used now.
+        func stamp(_ name: String) { Self.stamp(path: directory.appendingPathComponent(name).path) }
+
+        /// The last stamp this process gave, so uses within one clock tick
+        /// (file times come from a coarse clock) still come out in order.
+        private static let lastStamp = Locked(0.0)
+
+        /// Sets the modification (last use) time of `path` to now, or just after
+        /// the previous stamp.
+        static func stamp(path: String) {
+            let now = lastStamp.withLock { last -> Double in
+                last = max(Date().timeIntervalSince1970, last + 0.000_001)
+                return last
+            }
+            let seconds = floor(now)
+            let time = timeval(tv_sec: Int(seconds), tv_usec: suseconds_t((now - seconds) * 1_000_000))
+            let times = [time, time]                             // last access, last modification
+            _ = times.withUnsafeBufferPointer { utimes(path, $0.baseAddress) }
+        }
+
+        static func modificationTime(_ status: stat) -> Double {
+            #if canImport(Darwin)
+            return Double(status.st_mtimespec.tv_sec) + Double(status.st_mtimespec.tv_nsec) / 1e9
+            #else
+            return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+            #endif
+        }
+
+        /// The ledger's total, or a recount if it is missing or unreadable. Under the lock.
+        func ledger() -> Int {
+            let url = directory.appendingPathComponent(DiskImageCache.ledgerName)
+            if let text = try? String(contentsOf: url, encoding: .utf8), let total = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return max(total, 0)
+            }
+            return recount(evicting: false)
+        }
+
+        func writeLedger(_ total: Int) {
+            try? String(max(total, 0)).write(to: directory.appendingPathComponent(DiskImageCache.ledgerName), atomically: true, encoding: .utf8)
+        }
+
+        /// Counts the entries again, clearing abandoned temporary files, and
+        /// (if `evicting`) evicts down to the limit. Under the lock.
+        @discardableResult
+        func recount(evicting: Bool) -> Int {
+            let names = (try? FileManager().contentsOfDirectory(atPath: directory.path)) ?? []
+            let now = Date().timeIntervalSince1970
+            for name in names where name.hasPrefix(DiskImageCache.temporaryPrefix) {
+                var status = stat()
+                let path = directory.appendingPathComponent(name).path
+                if stat(path, &status) == 0, now - Self.modificationTime(status) > DiskImageCache.abandonedAfter { unlink(path) }
+            }
+            var total = entries().reduce(0) { $0 + $1.size }
+            if evicting, total > limit { total = evict(to: limit) }
+            writeLedger(total)
+            return total
+        }
+
+        /// Removes the least recently used entries until at most `target`
+        /// bytes remain; returns what remains. Under the lock.
+        func evict(to target: Int) -> Int {
+            var all = entries()
+            var total = all.reduce(0) { $0 + $1.size }
+            all.sort { $0.lastUse < $1.lastUse }
+            for entry in all where total > target {
+                unlink(directory.appendingPathComponent(entry.name).path)
+                total -= entry.size
+            }
+            return total
+        }
+
+        /// Moves the temporary file `written` into place as `name` and
+        /// updates the ledger, evicting to 90 % of the limit if it went over
+        /// (so the next writes do not each pay for a scan). Under the lock.
+        func commit(_ written: URL, as name: String) -> Bool {
+            var status = stat()
+            guard stat(written.path, &status) == 0 else { return false }
+            let size = Int(status.st_size), old = self.size(of: name) ?? 0
+            // rename(2) replaces an old entry atomically: a reader sees the old file or the new one.
+            guard rename(written.path, directory.appendingPathComponent(name).path) == 0 else { return false }
+            var total = ledger() + size - old
+            if total > limit { total = evict(to: limit / 10 * 9) }
+            writeLedger(total)
+            return true
+        }
+
+        /// Deletes the entry `name`, taking its bytes off the ledger. Under the lock.
+        func remove(_ name: String, adjustingLedger: Bool = true) {
+            let size = self.size(of: name) ?? 0
+            guard unlink(directory.appendingPathComponent(name).path) == 0, adjustingLedger else { return }
+            writeLedger(ledger() - size)
+        }
+    }
+
 }
 
 /// FNV-1a, 64 bits, over the concatenation of `parts`: fast, and plenty to
