@@ -73,6 +73,8 @@ let package = Package(
             name: "parallax-gallery",
             dependencies: [
                 "ParallaxGallery",
+                // The shared command-line value rules (CommandLineValues), same wording as parallax-demo.
+                "ParallaxDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

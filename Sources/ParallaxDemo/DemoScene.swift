@@ -34,10 +34,18 @@ public struct DemoScene: Sendable, Hashable {
     public var maxOffset: CGFloat?
     public var intensity: CGFloat
     public var reduceMotion: Bool
+    /// The most visible items the report lists; it counts the rest. Keeps the
+    /// report (and the command's output) bounded however large the viewport.
+    public var maximumListedItems: Int
+
+    /// The default for ``maximumListedItems``: far more than any real
+    /// screen shows, few enough to print in a moment.
+    public static let defaultMaximumListedItems = 10_000
 
     public init(layout: Layout = .grid, viewportSize: CGSize = CGSize(width: 390, height: 844),
                 itemCount: Int = 1000, contentOffset: CGFloat = 0, effect: Effect = .depth,
-                maxOffset: CGFloat? = nil, intensity: CGFloat = 1, reduceMotion: Bool = false) {
+                maxOffset: CGFloat? = nil, intensity: CGFloat = 1, reduceMotion: Bool = false,
+                maximumListedItems: Int = DemoScene.defaultMaximumListedItems) {
         self.layout = layout
         self.viewportSize = viewportSize
         self.itemCount = itemCount
@@ -46,6 +54,7 @@ public struct DemoScene: Sendable, Hashable {
         self.maxOffset = maxOffset
         self.intensity = intensity
         self.reduceMotion = reduceMotion
+        self.maximumListedItems = maximumListedItems
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -57,6 +66,7 @@ public struct DemoScene: Sendable, Hashable {
         hasher.combine(maxOffset)
         hasher.combine(intensity)
         hasher.combine(reduceMotion)
+        hasher.combine(maximumListedItems)
     }
 
     /// The parallax effect the scene applies.
@@ -70,7 +80,8 @@ public struct DemoScene: Sendable, Hashable {
         }
     }
 
-    /// Lays the scene out and measures every visible item.
+    /// Lays the scene out, counts every visible item and measures the first
+    /// ``maximumListedItems`` of them.
     ///
     /// - Throws: ``LayoutError`` for an invalid item count.
     public func report() throws(LayoutError) -> FrameReport {
@@ -79,9 +90,15 @@ public struct DemoScene: Sendable, Hashable {
         let viewport = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: contentOffset))
         let scroller = ParallaxScroller(effect: parallaxEffect, intensity: intensity,
                                         isReduceMotionEnabled: reduceMotion)
+        let placer = scroller.placer(for: viewport.visibleRect)
+        let limit = max(maximumListedItems, 0)
         var rows: [FrameReport.Row] = []
+        rows.reserveCapacity(min(limit, 1024))
+        var visibleCount = 0
         grid.forEachItem(in: viewport.visibleRect) { index, frame in
-            let placement = scroller.placement(forItemFrame: frame, in: viewport.visibleRect)
+            visibleCount += 1
+            guard rows.count < limit else { return }
+            let placement = placer.placement(forItemFrame: frame)
             rows.append(FrameReport.Row(item: index.item, frame: .init(frame),
                                         parallaxOffset: Double(placement.offset.y),
                                         contentFrame: .init(placement.contentFrame)))
@@ -89,6 +106,6 @@ public struct DemoScene: Sendable, Hashable {
         return FrameReport(layout: layout.rawValue, effect: effect.rawValue,
                            viewport: .init(CGRect(origin: viewport.contentOffset, size: viewportSize)),
                            contentSize: .init(width: Double(grid.contentSize.width), height: Double(grid.contentSize.height)),
-                           columns: grid.columnCount, items: rows)
+                           columns: grid.columnCount, visibleCount: visibleCount, items: rows)
     }
 }

@@ -34,14 +34,38 @@ public struct FrameReport: Sendable, Hashable, Codable {
     public var viewport: Rect
     public var contentSize: Size
     public var columns: Int
+    /// How many items are visible. ``items`` lists the first of them, up to
+    /// the scene's ``DemoScene/maximumListedItems``, so a huge viewport
+    /// still gives a report of bounded size.
+    public var visibleCount: Int
+    /// The visible items, in layout order (at most ``visibleCount``).
     public var items: [Row]
 
+    /// Why a report could not be written as JSON: it holds a value JSON has
+    /// no notation for (NaN or an infinity, e.g. from a scene built in code
+    /// with a non-finite offset). The command line refuses such values
+    /// before building a scene, so there this never happens.
+    public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+    }
+
     /// Pretty-printed JSON with sorted keys.
-    public func json() -> String {
+    ///
+    /// - Throws: ``JSONError`` when a value cannot be written; never an
+    ///   empty or partial document.
+    public func json() throws(JSONError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return String(decoding: try encoder.encode(self), as: UTF8.self)
+        } catch let EncodingError.invalidValue(value, context) {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let field = path.hasPrefix(".") ? String(path.dropFirst()) : path
+            throw JSONError(description: "the report cannot be written as JSON: \(field.isEmpty ? "a value" : field) is \(value), "
+                                + "which JSON cannot represent")
+        } catch {
+            throw JSONError(description: "the report cannot be written as JSON: \(error)")
+        }
     }
 
     /// A fixed-width text table, one line per visible item.
@@ -55,7 +79,8 @@ public struct FrameReport: Sendable, Hashable, Codable {
         var lines = [
             "\(layout), \(columns) column\(columns == 1 ? "" : "s"), effect \(effect); viewport "
                 + "\(number(viewport.width, 0))×\(number(viewport.height, 0)) at y = \(number(viewport.y)); "
-                + "content \(number(contentSize.width, 0))×\(number(contentSize.height, 0)); \(items.count) visible",
+                + "content \(number(contentSize.width, 0))×\(number(contentSize.height, 0)); \(visibleCount) visible"
+                + (items.count < visibleCount ? ", the first \(items.count) listed" : ""),
             ["item", "x", "y", "width", "height", "offset", "content y", "content h"]
                 .map { pad($0, 10) }.joined(),
         ]

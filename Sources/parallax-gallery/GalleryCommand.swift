@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxDemo
 import ParallaxGallery
 import ParallaxImages
 
@@ -14,6 +15,13 @@ struct GalleryCommand: AsyncParsableCommand {
 }
 
 /// Options every subcommand shares.
+///
+/// Every number and size is read and range-checked once, by the rules in
+/// ``CommandLineValues`` (shared with `parallax-demo`, so both commands word
+/// a refusal the same way), before any work: a bad value is one sentence
+/// naming the option, the value and the range, and exit status 64. Numeric
+/// options accept values that start with a dash, so `--seed -1` is reported
+/// as out of range rather than as a missing value.
 struct SharedOptions: ParsableArguments {
     @Option(help: "A folder of JPEG/PNG photos (default: .cache/photos from scripts/fetch-photos.sh, else generated pictures).")
     var photos: String?
@@ -24,19 +32,27 @@ struct SharedOptions: ParsableArguments {
     @Option(help: "depth, window or off.")
     var effect: String = "depth"
 
-    @Option(help: "Multiplies every parallax offset.")
+    @Option(parsing: .unconditional,
+            help: "Multiplies every parallax offset, \(CommandLineValues.intensity.rangeText) (0 turns parallax off; default: 1).",
+            transform: { try CommandLineValues.intensity.parse($0) })
     var intensity: Double = 1
 
     @Option(help: "Simulated server latency: none, seed (0–2 s) or slow (1–5 s).")
     var latency: String?
 
-    @Option(help: "Share of downloads that fail, 0…1.")
+    @Option(parsing: .unconditional,
+            help: "Share of downloads that fail, \(CommandLineValues.failureRate.rangeText) (default: 0).",
+            transform: { try CommandLineValues.failureRate.parse($0) })
     var failureRate: Double = 0
 
-    @Option(help: "The window or frame size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x800"
+    @Option(parsing: .unconditional,
+            help: "The window or frame size in pixels, WIDTHxHEIGHT, each side \(CommandLineValues.pixelSize.rangeText) (default: 1280x800).",
+            transform: { try CommandLineValues.pixelSize.parse($0) })
+    var size: CGSize = CGSize(width: 1280, height: 800)
 
-    @Option(help: "Seed of the simulated server's random draws.")
+    @Option(parsing: .unconditional,
+            help: "Seed of the simulated server's random draws, \(CommandLineValues.seed.rangeText) (default: 2015).",
+            transform: { try CommandLineValues.seed.parse($0) })
     var seed: UInt64 = 2015
 
     @Flag(help: "Start with Reduce Motion on.")
@@ -53,8 +69,6 @@ struct SharedOptions: ParsableArguments {
             guard let preset = LatencyPreset(rawValue: name) else { throw ValidationError("--latency must be none, seed or slow") }
             return preset
         } ?? defaultLatency
-        guard intensity.isFinite, intensity >= 0 else { throw ValidationError("--intensity must be a number ≥ 0") }
-        guard failureRate.isFinite, (0...1).contains(failureRate) else { throw ValidationError("--failure-rate must be in 0…1") }
         settings.layout = layout
         settings.effect = effect
         settings.intensity = CGFloat(intensity)
@@ -65,13 +79,18 @@ struct SharedOptions: ParsableArguments {
         return settings
     }
 
-    func pixelSize() throws -> CGSize {
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 64, height >= 64,
-              width <= 8192, height <= 8192 else {
-            throw ValidationError("--size must be WIDTHxHEIGHT between 64 and 8192, e.g. 1280x800")
+    /// Checks the named choices (layout, effect, latency) at parse time too,
+    /// so every subcommand refuses them before any work.
+    func validate() throws {
+        _ = try settings(defaultLatency: .none)
+    }
+
+    /// Refuses `path`, given to `option`, when it cannot be written (see
+    /// ``CommandLineValues/outputProblem(_:option:kind:fileManager:)``).
+    static func requireWritable(_ path: String, option: String, kind: CommandLineValues.OutputKind) throws {
+        if let problem = CommandLineValues.outputProblem(path, option: option, kind: kind) {
+            throw ValidationError(problem)
         }
-        return CGSize(width: width, height: height)
     }
 
     /// The photos to show; a missing or empty folder falls back to
@@ -96,13 +115,17 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "Where P saves screenshots.")
+    @Option(help: "The folder where P saves screenshots (made when needed).")
     var screenshots: String = ".cache/screenshots"
+
+    func validate() throws {
+        try SharedOptions.requireWritable(screenshots, option: "--screenshots", kind: .folder)
+    }
 
     @MainActor
     func run() async throws {
         let settings = try options.settings(defaultLatency: .seed)
-        let size = try options.pixelSize()
+        let size = options.size
         let library = await options.library()
         let model = GalleryModel(library: library, settings: settings, viewportSize: size)
         do {
@@ -125,16 +148,28 @@ struct Render: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "The content offset to start at, in points.")
+    @Option(parsing: .unconditional,
+            help: "The content offset to start at, in points, \(CommandLineValues.scrollOffset.rangeText) (default: 0).",
+            transform: { try CommandLineValues.scrollOffset.parse($0) })
     var scroll: Double = 0
 
-    @Option(help: "Frames to render (60 per second); more than 1 writes a sequence and an animation.")
+    @Option(parsing: .unconditional,
+            help: """
+                Frames to render (60 per second), \(CommandLineValues.frames.rangeText) (default: 1); \
+                more than 1 writes a sequence and an animation.
+                """,
+            transform: { try CommandLineValues.frames.parse($0) })
     var frames: Int = 1
 
-    @Option(help: "Fling velocity in points per second for a sequence.")
+    @Option(parsing: .unconditional,
+            help: "Fling velocity in points per second for a sequence, \(CommandLineValues.flingVelocity.rangeText) (default: 0).",
+            transform: { try CommandLineValues.flingVelocity.parse($0) })
     var fling: Double = 0
 
-    @Option(help: "The PNG file (one frame) or folder (a sequence) to write.")
+    @Option(help: """
+        The PNG file (one frame) or folder (a sequence; made when needed) to write. \
+        Checked before rendering: a file's folder must exist.
+        """)
     var out: String = "frame.png"
 
     @Flag(help: "Draw the HUD.")
@@ -143,17 +178,24 @@ struct Render: AsyncParsableCommand {
     @Option(help: "gallery, or layers (the layered background).")
     var scene: String = "gallery"
 
+    /// Whether `--out` names one PNG file (a single frame, or the layered
+    /// scene) rather than a folder for a sequence.
+    var writesOneFile: Bool { scene == "layers" || frames == 1 }
+
+    func validate() throws {
+        guard ["gallery", "layers"].contains(scene) else { throw ValidationError("--scene must be gallery or layers") }
+        try SharedOptions.requireWritable(out, option: "--out", kind: writesOneFile ? .file : .folder)
+    }
+
     @MainActor
     func run() async throws {
         let settings = try options.settings(defaultLatency: .none)
-        let size = try options.pixelSize()
-        guard frames >= 1, frames <= 10_000 else { throw ValidationError("--frames must be in 1…10000") }
-        guard ["gallery", "layers"].contains(scene) else { throw ValidationError("--scene must be gallery or layers") }
+        let size = options.size
         if scene == "layers" {
             guard let frame = try GalleryRendering.layers(size: size, offset: CGFloat(scroll)), let png = frame.pngData() else {
                 throw ValidationError("the frame could not be rendered")
             }
-            try png.write(to: URL(fileURLWithPath: out))
+            try WriteFailure.reporting(out) { try png.write(to: URL(fileURLWithPath: out)) }
             print("wrote \(out)")
             return
         }
@@ -162,12 +204,17 @@ struct Render: AsyncParsableCommand {
             guard let frame = try await GalleryRendering.frame(library: library, settings: settings, size: size,
                                                                scroll: CGFloat(scroll), hud: hud),
                   let png = frame.pngData() else { throw ValidationError("the frame could not be rendered") }
-            try png.write(to: URL(fileURLWithPath: out))
+            try WriteFailure.reporting(out) { try png.write(to: URL(fileURLWithPath: out)) }
             print("wrote \(out)")
         } else {
-            let files = try await GalleryRendering.sequence(library: library, settings: settings, size: size, scroll: CGFloat(scroll),
-                                                            frames: frames, velocity: CGFloat(fling),
+            let files: [URL]
+            do {
+                files = try await GalleryRendering.sequence(library: library, settings: settings, size: size,
+                                                            scroll: CGFloat(scroll), frames: frames, velocity: CGFloat(fling),
                                                             directory: URL(fileURLWithPath: out))
+            } catch {
+                throw WriteFailure(error, path: out)
+            }
             print("wrote \(files.count) files to \(out)")
         }
     }
@@ -178,16 +225,20 @@ struct Bench: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "Markdown file to write the results into (its gallery-benchmarks section).")
+    @Option(help: "Markdown file to write the results into (its gallery-benchmarks section); its folder must exist.")
     var out: String?
+
+    func validate() throws {
+        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+    }
 
     @MainActor
     func run() async throws {
-        let size = try options.pixelSize()
+        let size = options.size
         let library = await options.library()
         let results = try await GalleryBenchmark.run(library: library, size: size)
         print(results.summary)
-        if let out { try results.write(into: URL(fileURLWithPath: out)) }
+        if let out { try WriteFailure.reporting(out) { try results.write(into: URL(fileURLWithPath: out)) } }
     }
 }
 
@@ -197,7 +248,9 @@ struct Session: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "How many photos (the set repeated under distinct names).")
+    @Option(parsing: .unconditional,
+            help: "How many photos (the set repeated under distinct names), \(CommandLineValues.photoCount.rangeText) (default: 3000).",
+            transform: { try CommandLineValues.photoCount.parse($0) })
     var count: Int = 3000
 
     @Option(help: "Layouts to run, comma-separated (grid,list).")
@@ -209,13 +262,16 @@ struct Session: AsyncParsableCommand {
     @Flag(help: "Skip the first-come-first-served baseline.")
     var noBaseline = false
 
-    @Option(help: "Markdown file to write the results into (its session-benchmarks section).")
+    @Option(help: "Markdown file to write the results into (its session-benchmarks section); its folder must exist.")
     var out: String?
+
+    func validate() throws {
+        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+    }
 
     @MainActor
     func run() async throws {
-        let size = try options.pixelSize()
-        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be in 1…1000000") }
+        let size = options.size
         let layoutList = try layouts.split(separator: ",").map { name -> GalleryLayout in
             guard let layout = GalleryLayout(rawValue: String(name)) else { throw ValidationError("--layouts takes grid and list") }
             return layout
@@ -236,6 +292,32 @@ struct Session: AsyncParsableCommand {
                 }
             }
         }
-        if let out { try SessionReport.write(figures, machine: MachineFacts.lines, into: URL(fileURLWithPath: out)) }
+        if let out {
+            try WriteFailure.reporting(out) { try SessionReport.write(figures, machine: MachineFacts.lines, into: URL(fileURLWithPath: out)) }
+        }
+    }
+}
+
+/// A file-system error met while writing an output, as one line naming the
+/// path (instead of a raw `NSCocoaErrorDomain` dump). Outputs are checked
+/// before any work, so this is left for what changes meanwhile (a full
+/// disk, a folder removed during a render). Other errors pass through.
+struct WriteFailure: Error, CustomStringConvertible {
+    let description: String
+
+    /// `error` as a one-line write failure for `path` when it is a
+    /// file-system error; otherwise `error` itself.
+    init(_ error: any Error, path: String) {
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain {
+            description = "cannot write '\(path)': \(nsError.localizedDescription)"
+        } else {
+            description = "\(error)"
+        }
+    }
+
+    /// Runs `body`, reporting a file-system error from it as a ``WriteFailure`` for `path`.
+    static func reporting<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw WriteFailure(error, path: path) }
     }
 }

@@ -27,9 +27,38 @@ struct DemoSceneTests {
 
     @Test func jsonRoundTripsAndTableHasARowPerItem() throws {
         let report = try DemoScene(layout: .grid, itemCount: 7).report()
-        let decoded = try JSONDecoder().decode(FrameReport.self, from: Data(report.json().utf8))
+        let decoded = try JSONDecoder().decode(FrameReport.self, from: Data(try report.json().utf8))
         #expect(decoded == report)
+        #expect(report.visibleCount == 7)
         #expect(report.table().split(separator: "\n").count == 2 + report.items.count)
+    }
+
+    // A scene built in code with a value JSON cannot hold: an error naming the field, never "{}".
+    @Test func jsonThatCannotBeWrittenIsAnErrorNotAnEmptyDocument() throws {
+        let report = try DemoScene(layout: .grid, itemCount: 3, contentOffset: .nan).report()
+        #expect(throws: FrameReport.JSONError(
+            description: "the report cannot be written as JSON: viewport.y is nan, which JSON cannot represent")) {
+            try report.json()
+        }
+    }
+
+    @Test func aHugeViewportListsAtMostTheLimitAndCountsTheRest() throws {
+        let small = try DemoScene(layout: .grid, itemCount: 20, contentOffset: 100, maximumListedItems: 3).report()
+        #expect(small.visibleCount == 10)
+        #expect(small.items.map(\.item) == [0, 1, 2])
+        #expect(small.table().hasPrefix(
+            "grid, 2 columns, effect depth; viewport 390×844 at y = 100.0; content 390×1918; 10 visible, the first 3 listed\n"))
+        // The largest scene the command accepts: 100,000-point sides and 10,000,000 items.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let huge = try DemoScene(layout: .grid, viewportSize: CGSize(width: 100_000, height: 100_000),
+                                 itemCount: 10_000_000).report()
+        #expect(clock.now - start < .seconds(5))
+        #expect(huge.columns == 640)
+        #expect(huge.visibleCount == 409_600)
+        #expect(huge.items.count == DemoScene.defaultMaximumListedItems)
+        #expect(huge.items.map(\.item) == Array(0..<10_000))
+        #expect(huge.items.allSatisfy { $0.parallaxOffset.isFinite && $0.contentFrame.height.isFinite })
     }
 
     @Test func badInputIsAClearError() {

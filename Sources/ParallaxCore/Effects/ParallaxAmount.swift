@@ -18,12 +18,17 @@ public enum ParallaxAmount: Sendable, Hashable {
     /// The distance in points for an item `itemLength` long.
     ///
     /// Defined for every input: a negative or non-finite amount, or a
-    /// non-finite item length, resolves to zero (no parallax).
+    /// non-finite item length, resolves to zero (no parallax). A finite
+    /// fraction of a finite length whose product is too large to represent
+    /// resolves to `greatestFiniteMagnitude`, never to infinity or zero.
     @inlinable public func resolved(forItemLength itemLength: CGFloat) -> CGFloat {
         let value: CGFloat
         switch self {
         case .points(let points): value = points
-        case .fractionOfItem(let fraction): value = fraction * itemLength
+        case .fractionOfItem(let fraction):
+            guard fraction.isFinite, itemLength.isFinite else { return 0 }
+            value = fraction * itemLength
+            if value.isInfinite { return value > 0 ? .greatestFiniteMagnitude : 0 }
         }
         return value.isFinite && value > 0 ? value : 0
     }

@@ -95,7 +95,13 @@ public struct ParallaxEffect: Sendable, Hashable {
     ///     right-to-left horizontal layout, whose leading edge is on the right).
     /// - Returns: the displacement and the content's span relative to the
     ///   item's start. Any non-finite or negative input gives a defined result:
-    ///   no displacement and content the size of the item.
+    ///   no displacement and content the size of the item. Finite input, however
+    ///   large, gives finite output: the depth (the amount times the intensity)
+    ///   is capped so the content's length, `h + 2P`, stays representable, and
+    ///   where the plain formula would overflow on the way (coordinates near
+    ///   `CGFloat.greatestFiniteMagnitude`) the same formula is evaluated on
+    ///   scaled-down values. Ordinary values never reach either path, so their
+    ///   results are exactly the plain formula's.
     ///
     /// Complexity: O(1), no allocation. To place many items in one viewport,
     /// ``evaluator(viewport:intensity:reduceMotion:mirrorsAnchor:)`` does the
@@ -126,7 +132,9 @@ public struct ParallaxEffect: Sendable, Hashable {
         /// 0.5 for depth; the (possibly mirrored) anchor for a rate.
         @usableFromInline let anchor: CGFloat
         /// Depth: the maximum displacement in points, or per point of item
-        /// length (`fractionOfItem`), times the intensity. Unused for a rate.
+        /// length (`fractionOfItem`), times the intensity; a product too large
+        /// to represent is `greatestFiniteMagnitude` (``solve(item:)`` caps
+        /// the sum per item). Unused for a rate.
         @usableFromInline let depthPoints: CGFloat
         @usableFromInline let depthFraction: CGFloat
         @usableFromInline let isDepth: Bool
@@ -153,11 +161,11 @@ public struct ParallaxEffect: Sendable, Hashable {
                 rateTravel = 0
                 switch amount {
                 case .points:
-                    depthPoints = amount.resolved(forItemLength: 0) * strength
+                    depthPoints = Self.product(amount.resolved(forItemLength: 0), strength)
                     depthFraction = 0
                 case .fractionOfItem(let fraction):
                     depthPoints = 0
-                    depthFraction = fraction.isFinite && fraction > 0 ? fraction * strength : 0
+                    depthFraction = fraction.isFinite && fraction > 0 ? Self.product(fraction, strength) : 0
                 }
             case .rate(let rate, let rawAnchor):
                 isDepth = false
@@ -170,7 +178,18 @@ public struct ParallaxEffect: Sendable, Hashable {
             }
         }
 
+        /// `a × b` for finite `a, b ≥ 0`, with an overflow read as the
+        /// largest finite value instead of infinity.
+        @inlinable
+        static func product(_ a: CGFloat, _ b: CGFloat) -> CGFloat {
+            let value = a * b
+            return value.isFinite ? value : .greatestFiniteMagnitude
+        }
+
         /// Where the content goes for an item spanning `item`.
+        ///
+        /// Finite input always gives finite output (see
+        /// ``ParallaxEffect/solve(item:viewport:intensity:reduceMotion:mirrorsAnchor:)``).
         ///
         /// Complexity: O(1), no allocation.
         @inlinable
@@ -182,9 +201,12 @@ public struct ParallaxEffect: Sendable, Hashable {
             let travel: CGFloat         // 1 − k: the share of the item's motion the content does not follow
             let limit: CGFloat          // the largest displacement allowed
             let contentLength: CGFloat
+            var crossing: CGFloat = 0   // depth: the distance the item travels while visible
             if isDepth {
-                let maxOffset = depthPoints + depthFraction * itemLength
-                let crossing = viewportLength + itemLength    // distance the item travels while visible
+                // Capped so that the content, itemLength + 2 · maxOffset, stays finite.
+                let maxOffset = min(depthPoints + depthFraction * itemLength,
+                                    (.greatestFiniteMagnitude - itemLength) / 2)
+                crossing = viewportLength + itemLength
                 travel = crossing > 0 ? 2 * maxOffset / crossing : 0
                 limit = maxOffset
                 contentLength = itemLength + 2 * maxOffset
@@ -195,10 +217,47 @@ public struct ParallaxEffect: Sendable, Hashable {
             }
             let viewportAnchor = viewportStart + anchor * viewportLength
             let displacement = isStill ? 0 : (viewportAnchor - (item.lowerBound + anchor * itemLength)) * travel
-            let offset = min(max(displacement, -limit), limit)
-            // The content's anchor point sits on the item's anchor point, displaced.
+            if displacement.isFinite, crossing.isFinite {
+                let offset = min(max(displacement, -limit), limit)
+                // The content's anchor point sits on the item's anchor point, displaced.
+                let lower = anchor * (itemLength - contentLength) + offset
+                let centreOffset = lower + contentLength / 2 - itemLength / 2
+                if lower.isFinite, centreOffset.isFinite {
+                    return ParallaxSolution(offset: centreOffset, contentLowerBound: lower, contentLength: contentLength)
+                }
+            }
+            return scaledSolution(item: item, itemLength: itemLength, limit: limit, contentLength: contentLength)
+        }
+
+        /// ``solve(item:)`` for coordinates so large that the plain formula
+        /// overflows on the way: the same formula on quarter-size values,
+        /// whose sums and differences of finite inputs cannot overflow.
+        ///
+        /// Depth keeps its exact meaning (`±P` once the item has crossed
+        /// half its travel). A rate, which has no limit of its own, is held
+        /// within the displacement that keeps the content's position finite;
+        /// the item is then far off screen, where the position is not seen.
+        @inlinable
+        func scaledSolution(item: Span, itemLength: CGFloat, limit: CGFloat, contentLength: CGFloat) -> ParallaxSolution {
+            let quarter: CGFloat = 0.25
+            // (viewportAnchor − itemAnchor) / 4, each term at most ¾ of the largest magnitude.
+            let difference = (viewportStart * quarter - item.lowerBound * quarter)
+                + anchor * (viewportLength * quarter - itemLength * quarter)
+            let offset: CGFloat
+            if isStill {
+                offset = 0
+            } else if isDepth {
+                let crossing = viewportLength * quarter + itemLength * quarter
+                // displacement = difference · 2P / crossing, clamped to ±P; the ratio may be infinite, never NaN.
+                offset = crossing > 0 && limit > 0 ? min(max(difference / crossing * (2 * limit), -limit), limit) : 0
+            } else {
+                let bound = (.greatestFiniteMagnitude - contentLength) / 2 * quarter
+                offset = min(max(difference * rateTravel, -bound), bound) / quarter
+            }
             let lower = anchor * (itemLength - contentLength) + offset
-            let centreOffset = lower + contentLength / 2 - itemLength / 2
+            // lower + contentLength / 2 − itemLength / 2, without the huge intermediate sum that would round
+            // the offset away (for depth, whose anchor is the centre, this is the offset itself).
+            let centreOffset = (contentLength - itemLength) * (0.5 - anchor) + offset
             return ParallaxSolution(offset: centreOffset, contentLowerBound: lower, contentLength: contentLength)
         }
     }
