@@ -11,11 +11,16 @@
 // Error handling: libjpeg calls error_exit on fatal errors and expects it
 // not to return; we jump back to the call that started the work. Warnings
 // are counted, and a premature end of data (JWRN_JPEG_EOF) makes the result
-// a truncation error rather than a silently grey-filled image.
+// a truncation error rather than a silently grey-filled image. A marker met
+// in the middle of the entropy-coded data (JWRN_HIT_MARKER, "premature end
+// of data segment": a file cut short and closed with an end-of-image marker)
+// is reported as damage, which the caller treats as truncation when it
+// requires complete files.
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf jump;
     int saw_eof;
+    int saw_damage;
     char *message;
     size_t message_capacity;
 } pk_jpeg_error;
@@ -41,6 +46,9 @@ static void pk_emit_message(j_common_ptr cinfo, int level) {
         if (cinfo->err->msg_code == JWRN_JPEG_EOF && !error->saw_eof) {
             error->saw_eof = 1;
             pk_copy_message(error, cinfo);
+        } else if (cinfo->err->msg_code == JWRN_HIT_MARKER && !error->saw_damage) {
+            error->saw_damage = 1;
+            if (!error->saw_eof) pk_copy_message(error, cinfo);
         }
     }
 }
@@ -143,9 +151,10 @@ static void pk_cmyk_row_to_rgba(const JSAMPLE *cmyk, uint8_t *rgba, int width, i
 
 pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denominator,
                               int max_missing_bits, uint8_t *pixels, size_t stride,
-                              int output_width, int output_height, int *scans_used,
+                              int output_width, int output_height, int *scans_used, int *damaged,
                               char *message, size_t message_capacity) {
     if (!data || !pixels || size == 0) return PK_ERROR_ARGUMENT;
+    if (damaged) *damaged = 0;
     if (scale_denominator != 1 && scale_denominator != 2 && scale_denominator != 4 && scale_denominator != 8)
         return PK_ERROR_ARGUMENT;
     struct jpeg_decompress_struct cinfo;
@@ -219,6 +228,7 @@ pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denomi
     jpeg_destroy_decompress(&cinfo);
     free(cmyk_row);
     if (scans_used) *scans_used = scans;
+    if (damaged) *damaged = error.saw_damage;
     return truncated ? PK_ERROR_TRUNCATED : PK_OK;
 }
 

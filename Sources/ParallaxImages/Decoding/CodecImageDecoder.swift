@@ -40,6 +40,7 @@ public struct CodecImageDecoder: ImageDecoding {
         let status = pk_jpeg_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count)
         try check(status, message)
         try options.checkPixelLimit(width: Int(info.width), height: Int(info.height))
+        try HeaderPlausibility.check(.jpeg, width: Int(info.width), height: Int(info.height), byteCount: bytes.count)
         if options.requiresCompleteFile, !ImageFormat.jpegHasEndOfImage(bytes) {
             throw .truncated("the file ends before its end-of-image marker")
         }
@@ -51,11 +52,16 @@ public struct CodecImageDecoder: ImageDecoding {
         let width = Int(scaledWidth), height = Int(scaledHeight)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let missingBits = Int32(options.progressiveMissingBits ?? -1)
+        var damaged: Int32 = 0
         let decodeStatus = pixels.withUnsafeMutableBufferPointer { buffer in
             pk_jpeg_decode_rgba(bytes.baseAddress, bytes.count, Int32(denominator), missingBits,
-                                buffer.baseAddress, width * 4, scaledWidth, scaledHeight, nil, &message, message.count)
+                                buffer.baseAddress, width * 4, scaledWidth, scaledHeight, nil, &damaged, &message, message.count)
         }
         try check(decodeStatus, message)
+        if damaged != 0, options.requiresCompleteFile {
+            // A file cut short and closed with an end-of-image marker: the rest would be grey.
+            throw .truncated(Self.text(message))
+        }
         let decoded = PixelImage(unchecked: width, height: height, pixels: pixels)
         let sx = Double(width) / Double(info.width), sy = Double(height) / Double(info.height)
         let crop = (geometry.crop.x * sx, geometry.crop.y * sy, geometry.crop.width * sx, geometry.crop.height * sy)
@@ -69,8 +75,10 @@ public struct CodecImageDecoder: ImageDecoding {
                      orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         var width: Int32 = 0, height: Int32 = 0
+        try HeaderPlausibility.checkPNGChunks(bytes)
         try check(pk_png_read_info(bytes.baseAddress, bytes.count, &width, &height, &message, message.count), message)
         try options.checkPixelLimit(width: Int(width), height: Int(height))
+        try HeaderPlausibility.check(.png, width: Int(width), height: Int(height), byteCount: bytes.count)
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             pk_png_decode_premultiplied_rgba(bytes.baseAddress, bytes.count, buffer.baseAddress, Int(width) * 4,
@@ -95,12 +103,21 @@ public struct CodecImageDecoder: ImageDecoding {
                                 sourceHeight: displayed.height, decodedPixelCount: decoded.width * decoded.height)
     }
 
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private func check(_ status: pk_status, _ message: [CChar]) throws(ImageDecodingError) {
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = Self.text(message)
         switch status {
         case PK_OK: return
         case PK_ERROR_TRUNCATED: throw .truncated(text)
-        case PK_ERROR_UNSUPPORTED: throw .unsupportedFormat
+        case PK_ERROR_UNSUPPORTED:
+            // libjpeg built for 8-bit samples names the precision it met ("Unsupported JPEG data precision 12").
+            if let precision = text.split(separator: " ").last.flatMap({ Int($0) }), text.contains("precision") {
+                throw .unsupportedVariant("a \(precision)-bit JPEG (this decoder reads 8-bit JPEGs)")
+            }
+            throw text.isEmpty ? .unsupportedFormat : .unsupportedVariant(text)
         case PK_ERROR_NO_MEMORY: throw .outOfMemory
         default: throw .corrupt(text.isEmpty ? "decoder status \(status.rawValue)" : text)
         }
