@@ -151,8 +151,8 @@ static void pk_cmyk_row_to_rgba(const JSAMPLE *cmyk, uint8_t *rgba, int width, i
 
 pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denominator,
                               int max_missing_bits, uint8_t *pixels, size_t stride,
-                              int output_width, int output_height, int *scans_used, int *damaged,
-                              char *message, size_t message_capacity) {
+                              int output_width, int output_height, int smooth_upsampling,
+                              int *scans_used, int *damaged, char *message, size_t message_capacity) {
     if (!data || !pixels || size == 0) return PK_ERROR_ARGUMENT;
     if (damaged) *damaged = 0;
     if (scale_denominator != 1 && scale_denominator != 2 && scale_denominator != 4 && scale_denominator != 8)
@@ -177,10 +177,17 @@ pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denomi
     cinfo.out_color_space = is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int)scale_denominator;
-    // Smoothing of partially received progressive output and fancy chroma
-    // upsampling cost time a thumbnail does not need.
+    // Smoothing of partially received progressive output costs time a
+    // thumbnail does not need. Smooth ("fancy") chroma upsampling is what
+    // djpeg, Pillow and browsers do: the reference path asks for it; the
+    // thumbnail path skips it, as area resampling to a much smaller size
+    // averages the chroma blocks anyway.
     cinfo.do_block_smoothing = FALSE;
-    cinfo.do_fancy_upsampling = FALSE;
+    cinfo.do_fancy_upsampling = smooth_upsampling ? TRUE : FALSE;
+    // A bound on libjpeg's own working memory (a progressive file's
+    // coefficient buffers), whatever its header claims: 1 GiB holds those of
+    // a 300-megapixel photo; past it the decode fails as out of memory.
+    cinfo.mem->max_memory_to_use = 1L << 30;
     int progressive = jpeg_has_multiple_scans(&cinfo);
     cinfo.buffered_image = progressive ? TRUE : FALSE;
 

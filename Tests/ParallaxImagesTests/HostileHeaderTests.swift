@@ -89,6 +89,23 @@ struct HostileHeaderTests {
         #expect(failure?.description == "a 12-bit JPEG (this decoder reads 8-bit JPEGs) is not supported")
     }
 
+    @Test func theReferenceDecodeUpsamplesChromaSmoothly() throws {
+        // A chroma gradient: 4:2:0 JPEG keeps one chroma sample per 2 × 2 block, which replication turns into steps.
+        let side = 64
+        let jpeg = TestImages.jpeg(width: side, height: side, quality: 100) { x, y in (UInt8(x * 4), 128, UInt8(255 - y * 4)) }
+        let original = PixelImage(width: side, height: side, pixels: TestImages.rgb(width: side, height: side) { x, y in
+            (UInt8(x * 4), 128, UInt8(255 - y * 4))
+        }.chunked4())!
+        let full = try ThumbnailSize(width: side, height: side)
+        var replicated = DecodingOptions.reference
+        replicated.usesSmoothUpsampling = false
+        let smooth = try CodecImageDecoder(options: .reference).thumbnail(from: jpeg, size: full).image
+        let blocky = try CodecImageDecoder(options: replicated).thumbnail(from: jpeg, size: full).image
+        let smoothPSNR = TestImages.psnr(smooth, original), blockyPSNR = TestImages.psnr(blocky, original)
+        #expect(smoothPSNR > blockyPSNR + 1, "smooth \(smoothPSNR) dB, replicated \(blockyPSNR) dB")
+        #expect(DecodingOptions().usesSmoothUpsampling == false && DecodingOptions.reference.usesSmoothUpsampling)
+    }
+
     @Test func realPicturesAreFarAboveTheBounds() {
         // A 4000 × 3000 photo needs 23 KB of JPEG data at the least; real ones have megabytes.
         #expect(HeaderPlausibility.minimumJPEGBytes(width: 4_000, height: 3_000) == 23_437)
@@ -99,4 +116,13 @@ struct HostileHeaderTests {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// RGB triples as opaque RGBA.
+    func chunked4() -> [UInt8] {
+        var rgba: [UInt8] = []
+        rgba.reserveCapacity(count / 3 * 4)
+        for i in stride(from: 0, to: count, by: 3) { rgba += [self[i], self[i + 1], self[i + 2], 255] }
+        return rgba
+    }
+}
 #endif

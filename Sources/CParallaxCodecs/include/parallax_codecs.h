@@ -48,14 +48,16 @@ pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info
 /// most that many low-order bits still missing (buffered-image mode). At
 /// scale 1/8 only the DC coefficient is used, so a thumbnail is complete
 /// after the first DC scan. -1 always reads the whole file.
+/// `smooth_upsampling` non-zero interpolates subsampled chroma (as djpeg and
+/// browsers do) instead of replicating it: slower, for reference decodes.
 /// `scans_used` (may be NULL) receives the number of scans decoded;
 /// `damaged` (may be NULL) is set to 1 if the entropy-coded data ended early
 /// at a marker ("premature end of data segment"), in which case the rest of
 /// the image is grey and `message` says so.
 pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denominator,
                               int max_missing_bits, uint8_t *pixels, size_t stride,
-                              int output_width, int output_height, int *scans_used, int *damaged,
-                              char *message, size_t message_capacity);
+                              int output_width, int output_height, int smooth_upsampling,
+                              int *scans_used, int *damaged, char *message, size_t message_capacity);
 
 /// The output size libjpeg gives for a scale of 1/`scale_denominator`.
 void pk_jpeg_scaled_size(int width, int height, int scale_denominator, int *output_width, int *output_height);

@@ -55,7 +55,8 @@ public struct CodecImageDecoder: ImageDecoding {
         var damaged: Int32 = 0
         let decodeStatus = pixels.withUnsafeMutableBufferPointer { buffer in
             pk_jpeg_decode_rgba(bytes.baseAddress, bytes.count, Int32(denominator), missingBits,
-                                buffer.baseAddress, width * 4, scaledWidth, scaledHeight, nil, &damaged, &message, message.count)
+                                buffer.baseAddress, width * 4, scaledWidth, scaledHeight, options.usesSmoothUpsampling ? 1 : 0,
+                                nil, &damaged, &message, message.count)
         }
         try check(decodeStatus, message)
         if damaged != 0, options.requiresCompleteFile {

@@ -42,18 +42,25 @@ public struct DecodingOptions: Sendable, Hashable {
     /// are for), but a truncated file is reported, not half trusted; turn
     /// this off to show partial downloads.
     public var requiresCompleteFile: Bool
+    /// Interpolate a JPEG's subsampled chroma (as djpeg, Pillow and
+    /// browsers do) rather than replicate it. Off by default: a thumbnail
+    /// is area resampled from a much larger decode, which averages the
+    /// chroma anyway; on in ``reference``.
+    public var usesSmoothUpsampling: Bool
 
     public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1,
-                requiresCompleteFile: Bool = true) {
+                requiresCompleteFile: Bool = true, usesSmoothUpsampling: Bool = false) {
         self.maximumPixelCount = maximumPixelCount
         self.usesScaledDecoding = usesScaledDecoding
         self.progressiveMissingBits = progressiveMissingBits
         self.requiresCompleteFile = requiresCompleteFile
+        self.usesSmoothUpsampling = usesSmoothUpsampling
     }
 
-    /// A full-resolution decode of every scan, then area resampling: the
-    /// quality reference the fast path is measured against.
-    public static let reference = DecodingOptions(usesScaledDecoding: false, progressiveMissingBits: nil)
+    /// A full-resolution decode of every scan with smooth chroma, then area
+    /// resampling: the quality reference the fast path is measured against.
+    public static let reference = DecodingOptions(usesScaledDecoding: false, progressiveMissingBits: nil,
+                                                  usesSmoothUpsampling: true)
 
     /// Checks a header's size against ``maximumPixelCount`` before anything
     /// of that size is allocated; every decoder calls it.
