@@ -69,7 +69,7 @@ static void pk_init_error(pk_jpeg_error *error, char *message, size_t capacity) 
 static pk_status pk_status_for_failure(const pk_jpeg_error *error) {
     if (error->saw_eof) return PK_ERROR_TRUNCATED;
     switch (error->base.msg_code) {
-    case JERR_OUT_OF_MEMORY: return PK_ERROR_NO_MEMORY;
+    case JERR_OUT_OF_MEMORY: case JERR_NO_BACKING_STORE: return PK_ERROR_NO_MEMORY;   // over max_memory_to_use
     case JERR_INPUT_EMPTY: case JERR_INPUT_EOF: case JERR_NO_IMAGE: return PK_ERROR_TRUNCATED;
     case JERR_CONVERSION_NOTIMPL: case JERR_NOT_COMPILED: case JERR_BAD_PRECISION: return PK_ERROR_UNSUPPORTED;
     default: return PK_ERROR_CORRUPT;
