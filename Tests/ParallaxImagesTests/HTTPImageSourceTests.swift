@@ -241,6 +241,22 @@ struct HostileHTTPServerTests {
         #expect(HTTPImageSource.retryAfterSeconds("soon") == nil && HTTPImageSource.retryAfterSeconds("-3") == nil)
     }
 
+    @Test func anAbsurdRetryAfterEndsTheRequestWithAMessage() async throws {
+        let body = Data("never".utf8)
+        let server = try LoopbackHTTPServer(routes: ["/int-max.jpg": body, "/digits.jpg": body],
+                                            failFirst: ["/int-max.jpg": 1, "/digits.jpg": 1])
+        server.retryAfter = ["/int-max.jpg": "9223372036854775807", "/digits.jpg": String(repeating: "9", count: 400)]
+        defer { server.stop() }
+        for name: ImageID in ["int-max.jpg", "digits.jpg"] {
+            let (reason, seconds) = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), name)
+            #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 1000000000 s"), "\(reason)")
+            #expect(seconds < 2)
+        }
+        #expect(HTTPImageSource.retryAfterSeconds("9223372036854775808") == HTTPImageSource.longestWait)
+        #expect(HTTPImageSource.seconds(.infinity) == "inf s" && HTTPImageSource.seconds(-.nan).hasSuffix(" s"))
+        #expect(HTTPImageSource.seconds(9.3e18) == "9.3e+18 s" && HTTPImageSource.seconds(2.5) == "2.5 s")
+    }
+
     @Test func anAnswerCutShortSaysSo() async throws {
         let server = try LoopbackHTTPServer()
         server.hostile = ["/cut.jpg": .cutShort(body: Data(count: 100_000), sent: 1_000)]

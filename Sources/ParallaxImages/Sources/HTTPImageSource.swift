@@ -256,7 +256,8 @@ public struct HTTPImageSource: ImageSource {
     /// wait at once.
     private func pause(beforeAttempt attempt: Int, atLeast serverWait: TimeInterval?) async throws(FetchFailure) {
         let backoff = min(retryDelay * Double(1 << min(attempt - 2, 16)), 60)
-        let seconds = max(backoff, serverWait ?? 0)
+        // At most `longestWait`, so the nanoseconds below always fit.
+        let seconds = min(max(backoff, serverWait ?? 0), Self.longestWait)
         guard seconds > 0 else { return }
         do {
             try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -273,22 +274,32 @@ public struct HTTPImageSource: ImageSource {
         var retryAfter: TimeInterval?
     }
 
-    /// Seconds for a message: "2 s", "0.5 s".
+    /// The longest wait this source can express, in seconds (about 31
+    /// years): a `Retry-After` beyond it counts as this long, so a hostile
+    /// header can never overflow a conversion to nanoseconds or integers.
+    static let longestWait: TimeInterval = 1e9
+
+    /// Seconds for a message: "2 s", "0.5 s"; any value, even not finite.
     static func seconds(_ value: TimeInterval) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%g s", value) }
+        return value == value.rounded() ? "\(Int64(value)) s" : String(format: "%.1f s", value)
     }
 
     /// The seconds a `Retry-After` value asks for: a number of seconds, or
-    /// an HTTP date (RFC 9110 §10.2.3); `nil` if it is neither.
+    /// an HTTP date (RFC 9110 §10.2.3); `nil` if it is neither. Values over
+    /// ``longestWait`` (however many digits) count as ``longestWait``.
     static func retryAfterSeconds(_ value: String, now: Date = Date()) -> TimeInterval? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(text) { return seconds >= 0 ? TimeInterval(seconds) : nil }
+        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            // Double parses any number of digits without overflow.
+            return min(Double(text) ?? longestWait, longestWait)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return max(date.timeIntervalSince(now), 0)
+        return min(max(date.timeIntervalSince(now), 0), longestWait)
     }
 
     // MARK: Session
