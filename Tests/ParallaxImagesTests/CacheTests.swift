@@ -118,7 +118,7 @@ struct DiskCacheTests {
         await cache.removeAll()
         #expect(await cache.count == 0)
         // A store prepared before removeAll is dropped.
-        let stale = await cache.generation - 1
+        let stale = cache.generation - 1
         await cache.store(solidImage(8, 5), for: key("late", 8), generation: stale)
         #expect(await cache.image(for: key("late", 8)) == nil)
     }

@@ -19,15 +19,19 @@ import Foundation
 /// Opening a folder over the limit evicts too, and recounts the ledger
 /// from the files, so a process killed mid-write leaves no lasting error.
 ///
-/// Reading, checking and writing entries run on the pipeline's file I/O
-/// threads; only the rename that commits an entry (and, now and then, an
-/// eviction) runs on the actor, in order with erases.
+/// **Threads.** Everything that touches the disk (reading, checking,
+/// writing, the locked commit and eviction, erasing, counting) runs on the
+/// pipeline's file I/O threads, never on the caller's executor: another
+/// process holding the folder's lock stalls one I/O thread, not Swift's
+/// cooperative pool. The only state in memory is the erase count, behind a
+/// lock, which a commit checks while holding the folder's lock, so an erase
+/// is never followed by a write prepared before it.
 ///
 /// File format (little-endian): magic `PKT1`, format version (1 byte),
 /// content mode (1 byte), 2 reserved bytes, width, height, key length and
 /// pixel length (4 bytes each), checksum (8 bytes), key bytes (UTF-8), then
 /// premultiplied RGBA pixels.
-public actor DiskImageCache {
+public final class DiskImageCache: Sendable {
     public enum CacheError: Error, Sendable, Hashable, CustomStringConvertible {
         case unusableDirectory(String)
         public var description: String {
@@ -46,15 +50,21 @@ public actor DiskImageCache {
     private static let abandonedAfter: TimeInterval = 60
 
     /// The folder the entries live in.
-    public nonisolated let directory: URL
+    public let directory: URL
     /// The most bytes the entries may take together.
-    public nonisolated let sizeLimit: Int
-    /// Bumped by ``removeAll()``: a store prepared before it is ignored.
-    public private(set) var generation = 0
+    public let sizeLimit: Int
+    private let erasures = Locked(0)
+
+    /// How many times ``removeAll()`` has run in this process: a store
+    /// prepared under an earlier generation is dropped.
+    public var generation: Int { erasures.withLock { $0 } }
 
     /// Opens (creating if needed) a cache in `directory` of at most
     /// `sizeLimit` bytes (default 150 MB, Nuke's), evicting down to the
     /// limit if the folder holds more.
+    ///
+    /// Opening takes the folder's lock on the calling thread (the only
+    /// blocking step not on the I/O threads): open caches at start-up.
     /// - Throws: ``CacheError/unusableDirectory(_:)`` if the folder cannot
     ///   be created, is a file, or its lock file cannot be made.
     public init(directory: URL, sizeLimit: Int = 150 * 1_048_576) throws(CacheError) {
@@ -77,7 +87,7 @@ public actor DiskImageCache {
         }
     }
 
-    private nonisolated var folder: Folder { Folder(directory: directory, limit: sizeLimit) }
+    private var folder: Folder { Folder(directory: directory, limit: sizeLimit) }
 
     /// The cached thumbnail for `key`, or `nil` if there is none or the entry
     /// fails its checks (it is then deleted).
@@ -104,48 +114,57 @@ public actor DiskImageCache {
     /// ``removeAll()`` has not run since that generation was read (a late
     /// write must not refill an erased cache).
     public func store(_ image: PixelImage, for key: ThumbnailKey, generation expected: Int? = nil) async {
-        let started = generation
-        if let expected, expected != started { return }
-        let folder = self.folder, name = Self.fileName(for: key)
-        // The slow part (encoding and writing a temporary file) runs on the I/O threads; the commit runs
-        // here, in order with erases, so an erase is never followed by a write prepared before it.
-        let written = await BlockingWorkQueue.fileIO.run { () -> URL? in
+        let started = expected ?? generation
+        guard started == generation else { return }
+        let folder = self.folder, name = Self.fileName(for: key), erasures = self.erasures
+        await BlockingWorkQueue.fileIO.run {
             let data = Self.encode(image, key: key)
-            guard data.count <= folder.limit else { return nil }
+            guard data.count <= folder.limit else { return }
             let temporary = folder.directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
             guard (try? data.write(to: temporary)) != nil else {
                 try? FileManager().removeItem(at: temporary)
-                return nil
+                return
             }
             Folder.stamp(path: temporary.path)                   // its first use
-            return temporary
-        }
-        guard let written else { return }
-        guard generation == started, folder.withLock({ folder.commit(written, as: name) }) == true else {
-            try? FileManager().removeItem(at: written)
-            return
+            // The erase count is checked under the folder's lock: an erase that
+            // bumped it first deletes after this commit, or this commit sees it.
+            let committed = folder.withLock { erasures.withLock { $0 } == started && folder.commit(temporary, as: name) }
+            if committed != true { try? FileManager().removeItem(at: temporary) }
         }
     }
 
     /// Removes every entry (those other processes wrote included).
-    public func removeAll() {
-        generation += 1
+    public func removeAll() async {
+        erasures.withLock { $0 += 1 }
         let folder = self.folder
-        _ = folder.withLock {
-            for entry in folder.entries() { folder.remove(entry.name, adjustingLedger: false) }
-            folder.writeLedger(0)
+        await BlockingWorkQueue.fileIO.run {
+            _ = folder.withLock {
+                for entry in folder.entries() { folder.remove(entry.name, adjustingLedger: false) }
+                folder.writeLedger(0)
+            }
         }
     }
 
     /// The bytes the entries take (counted from the folder).
-    public var byteCount: Int { folder.entries().reduce(0) { $0 + $1.size } }
+    public var byteCount: Int {
+        get async {
+            let folder = self.folder
+            return await BlockingWorkQueue.fileIO.run { folder.entries().reduce(0) { $0 + $1.size } }
+        }
+    }
+
     /// The number of entries (counted from the folder).
-    public var count: Int { folder.entries().count }
+    public var count: Int {
+        get async {
+            let folder = self.folder
+            return await BlockingWorkQueue.fileIO.run { folder.entries().count }
+        }
+    }
 
     /// The file an entry for `key` lives in: a hash of the key, so any
     /// identifier is a safe file name. The key itself is stored inside and
     /// checked, so a hash collision can never serve the wrong picture.
-    public nonisolated static func fileName(for key: ThumbnailKey) -> String {
+    public static func fileName(for key: ThumbnailKey) -> String {
         let text = "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
         return String(format: "%016llx", fnv1a64(Array(text.utf8))) + "." + entryExtension
     }
@@ -306,9 +325,12 @@ public actor DiskImageCache {
             var status = stat()
             guard stat(written.path, &status) == 0 else { return false }
             let size = Int(status.st_size), old = self.size(of: name) ?? 0
+            // Read before the rename: a missing ledger is recounted from the files, which must not
+            // already include this entry (it would count twice).
+            let before = ledger()
             // rename(2) replaces an old entry atomically: a reader sees the old file or the new one.
             guard rename(written.path, directory.appendingPathComponent(name).path) == 0 else { return false }
-            var total = ledger() + size - old
+            var total = before + size - old
             if total > limit { total = evict(to: limit / 10 * 9) }
             writeLedger(total)
             return true
