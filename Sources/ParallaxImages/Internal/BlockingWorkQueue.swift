@@ -10,9 +10,11 @@ import Glibc
 /// This is what Nuke does with its own operation queues. The queues are
 /// process-wide, like Dispatch's global queues: loaders share them, and
 /// their threads start on first use and live as long as the process.
-/// Ordering is first in, first out; callers that need priorities (the
-/// loader) hand out their own slots and never submit more work than there
-/// are threads.
+/// Work runs in two lanes, each first in, first out: urgent work (what is
+/// on screen) always starts before any waiting background work, so a disk
+/// cache read for a visible tile never queues behind prefetching. Callers
+/// that need finer priorities (the loader) hand out their own slots and
+/// never submit more work than there are threads.
 ///
 /// The decoding queue has a thread per core at a lower scheduling priority
 /// (nice 10 on Linux, the utility quality of service on Apple platforms):
@@ -33,9 +35,36 @@ final class BlockingWorkQueue: @unchecked Sendable {
     private let lowersPriority: Bool
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var pending: [@Sendable () -> Void] = []
-    private var head = 0
+    private var urgentLane = Lane()
+    private var backgroundLane = Lane()
     private var started = false
+
+    /// A first-in-first-out list of work. Taken work is released at once
+    /// (its slot is overwritten), and the array is compacted once most of
+    /// it has been taken, so a long-lived queue holds no finished closures.
+    private struct Lane {
+        private var items: [(@Sendable () -> Void)?] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == items.count }
+
+        mutating func append(_ work: @escaping @Sendable () -> Void) { items.append(work) }
+
+        mutating func removeFirst() -> (@Sendable () -> Void)? {
+            guard head < items.count else { return nil }
+            let work = items[head]
+            items[head] = nil
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return work
+        }
+    }
 
     init(name: String, threadCount: Int, lowersPriority: Bool) {
         self.name = name
@@ -44,19 +73,24 @@ final class BlockingWorkQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on one of the queue's threads and returns its result.
-    func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-            enqueue { continuation.resume(returning: body()) }
+    /// `urgent` work starts before any background work still waiting; by
+    /// default, work is urgent when the calling task runs at user-initiated
+    /// priority or above, which is how the loader starts (and escalates)
+    /// work for what is on screen.
+    func run<Result: Sendable>(urgent: Bool? = nil, _ body: @escaping @Sendable () -> Result) async -> Result {
+        let urgent = urgent ?? (Task.currentPriority >= .userInitiated)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            enqueue(urgent: urgent) { continuation.resume(returning: body()) }
         }
     }
 
-    private func enqueue(_ work: @escaping @Sendable () -> Void) {
+    private func enqueue(urgent: Bool, _ work: @escaping @Sendable () -> Void) {
         condition.lock()
         if !started {
             started = true
             for index in 0..<threadCount { startThread(index) }
         }
-        pending.append(work)
+        if urgent { urgentLane.append(work) } else { backgroundLane.append(work) }
         condition.signal()
         condition.unlock()
     }
@@ -75,14 +109,10 @@ final class BlockingWorkQueue: @unchecked Sendable {
     private func next() -> @Sendable () -> Void {
         condition.lock()
         defer { condition.unlock() }
-        while head == pending.count { condition.wait() }
-        let work = pending[head]
-        head += 1
-        if head == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            head = 0
+        while true {
+            if let work = urgentLane.removeFirst() ?? backgroundLane.removeFirst() { return work }
+            condition.wait()
         }
-        return work
     }
 
     /// Nice 10 for this thread alone: under Linux's threads the nice value
