@@ -23,6 +23,9 @@ struct LoadPriorityTests {
         #expect(LoadPriority(.ahead, distance: .nan) < LoadPriority(.ahead, distance: 1e300))
         #expect(LoadPriority(.ahead, distance: 120.4).description == "ahead at 120 pt")
         #expect(LoadPriority.visible.description == "visible")
+        #expect(LoadPriority(.behind, distance: .infinity).description == "behind, infinitely far")
+        #expect(LoadPriority(.behind, distance: .nan).description == "behind, infinitely far")
+        #expect(LoadPriority(.ahead, distance: 1e300).description == "ahead, infinitely far")
     }
 
     @Test func theOrderIsStrictAndTotalOverRandomPriorities() {

@@ -230,6 +230,32 @@ struct LoaderTests {
         #expect(await server.downloadCount == 2)
     }
 
+    @Test func cancelledWorkThatFinishesAnywayServesTheJobThatReplacedIt() async throws {
+        // The first job is cancelled mid-decode; a new request starts a second job, held at the download gate.
+        // The first decode then finishes: its thumbnail serves the new request, the second job stands down,
+        // and the loader is idle only once both have ended.
+        let source = GatedSource(backing: Numbered.source(count: 2))
+        let decoder = GatedDecoder()
+        let loader = ImageLoader(source: source, decoder: decoder, configuration: .init(scrollAwayPolicy: .cancel))
+        let first = Task { try await loader.image(for: Numbered.key(1)) }
+        await source.waitForArrivals(1)
+        await source.open(Numbered.id(1))
+        _ = await loader.statistics(when: { $0.decodesInFlight == 1 })
+        first.cancel()
+        await #expect(throws: ImageLoadingError.cancelled) { try await first.value }
+        let second = Task { try await loader.image(for: Numbered.key(1)) }
+        await source.waitForArrivals(2)
+        decoder.allow(1)
+        let served = try await second.value
+        #expect(Numbered.shows(served.image, 1) && served.origin == .network)
+        #expect(loader.memoryCache.contains(Numbered.key(1)))
+        let idle = Task { await loader.waitUntilIdle() }
+        await source.open(Numbered.id(1))                        // the stood-down job ends; nothing decodes again
+        await idle.value
+        let stats = await loader.statistics
+        #expect(stats.decodes == 1 && decoder.order == [1] && stats.jobsInFlight == 0)
+    }
+
     @Test func workLeftOutsideStillFinishesWhileScreensKeepComing() async throws {
         // Fairness: outside work is last, never lost. Screens of urgent work keep arriving meanwhile.
         let loader = ImageLoader(source: Numbered.source(count: 40),

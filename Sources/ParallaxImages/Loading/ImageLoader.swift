@@ -181,6 +181,10 @@ public actor ImageLoader {
     private let decoder: any ImageDecoding
     private let diskCache: DiskImageCache?
     private var jobs: [ThumbnailKey: Job] = [:]
+    /// Cancelled jobs that a new job for the same key replaced in `jobs`
+    /// while their tasks were still winding down, by identifier: the loader
+    /// is idle only once they end, and a late success of theirs is kept.
+    private var windingDown: [UInt64: Job] = [:]
     private var downloadSlots: Slots
     private var decodeSlots: Slots
     private var counter: UInt64 = 0
@@ -225,6 +229,7 @@ public actor ImageLoader {
     public func image(for key: ThumbnailKey, priority: LoadPriority = .visible) async throws(ImageLoadingError) -> LoadedImage {
         if let image = memoryCache.image(for: key) {
             stats.memoryHits += 1
+            didChange()
             return LoadedImage(key: key, image: image, origin: .memory)
         }
         counter += 1
@@ -279,7 +284,8 @@ public actor ImageLoader {
             if let other = planned[entry.key], other >= entry.priority { continue }
             planned[entry.key] = entry.priority
         }
-        for (key, priority) in planned {
+        // Most urgent first: jobs start (and reach the disk cache and the I/O threads) in this order.
+        for (key, priority) in planned.sorted(by: { $0.value > $1.value }) {
             if let job = liveJob(for: key) {
                 if job.priority != priority { reprioritize(job, for: key, to: priority) }
             } else if priority.range != .outside, !memoryCache.contains(key) {
@@ -373,7 +379,7 @@ public actor ImageLoader {
 
     // MARK: The pipeline
 
-    private var isIdle: Bool { jobs.isEmpty && stats.pendingDiskWrites == 0 }
+    private var isIdle: Bool { jobs.isEmpty && windingDown.isEmpty && stats.pendingDiskWrites == 0 }
 
     private func resumeIdleWaitersIfIdle() {
         didChange()
@@ -394,6 +400,7 @@ public actor ImageLoader {
         counter += 1
         let identifier = counter
         let job = Job(identifier: identifier, priority: priority, epoch: epoch)
+        if let replaced = jobs[key] { windingDown[replaced.identifier] = replaced }
         jobs[key] = job
         job.task = Task.detached(priority: priority.isUrgent ? .userInitiated : .utility) {
             let result = await self.run(key, job: identifier)
@@ -494,8 +501,34 @@ public actor ImageLoader {
 
     private func finish(_ key: ThumbnailKey, job identifier: UInt64, result: Result<Output, ImageLoadingError>) {
         defer { resumeIdleWaitersIfIdle() }
-        guard let job = jobs[key], job.identifier == identifier else { return }
-        jobs[key] = nil
+        let job: Job
+        if let current = jobs[key], current.identifier == identifier {
+            job = current
+            jobs[key] = nil
+        } else if let replaced = windingDown.removeValue(forKey: identifier) {
+            job = replaced
+        } else {
+            return
+        }
+        record(result, of: job, for: key)
+        var waiters = Array(job.waiters.values)
+        job.waiters.removeAll()
+        // A cancelled job that finished anyway still serves whoever asks now: the job that replaced
+        // it ends with this result instead of fetching and decoding the same picture again.
+        if case .success = result, job.epoch == epoch, let successor = jobs[key], successor !== job,
+           !successor.isCancelled {
+            waiters += successor.waiters.values
+            successor.waiters.removeAll()
+            cancel(successor, for: key)
+            jobs[key] = nil
+            windingDown[successor.identifier] = successor
+        }
+        let delivered = result.map(\.loaded)
+        for continuation in waiters { continuation.resume(returning: delivered) }
+    }
+
+    /// Counts a job's result and keeps a current one in the caches.
+    private func record(_ result: Result<Output, ImageLoadingError>, of job: Job, for key: ThumbnailKey) {
         switch result {
         case .success(let output):
             if output.wasDecoded {
@@ -504,18 +537,16 @@ public actor ImageLoader {
             } else {
                 stats.diskHits += 1
             }
-            if job.epoch == epoch {
-                memoryCache.insert(output.loaded.image, for: key)
-                if let diskCache, output.wasDecoded {
-                    stats.pendingDiskWrites += 1
-                    let jobEpoch = job.epoch, image = output.loaded.image
-                    Task.detached(priority: .utility) {
-                        let generation = await diskCache.generation
-                        if await self.isCurrent(jobEpoch) {
-                            await diskCache.store(image, for: key, generation: generation)
-                        }
-                        await self.diskWriteFinished()
+            guard job.epoch == epoch else { return }
+            memoryCache.insert(output.loaded.image, for: key)
+            if let diskCache, output.wasDecoded {
+                stats.pendingDiskWrites += 1
+                let jobEpoch = job.epoch, image = output.loaded.image, generation = diskCache.generation
+                Task.detached(priority: .utility) {
+                    if await self.isCurrent(jobEpoch) {
+                        await diskCache.store(image, for: key, generation: generation)
                     }
+                    await self.diskWriteFinished()
                 }
             }
         case .failure(.cancelled):
@@ -523,9 +554,6 @@ public actor ImageLoader {
         case .failure:
             stats.failures += 1
         }
-        let delivered = result.map(\.loaded)
-        for continuation in job.waiters.values { continuation.resume(returning: delivered) }
-        job.waiters.removeAll()
     }
 
     private func isCurrent(_ jobEpoch: Int) -> Bool { jobEpoch == epoch }

@@ -65,7 +65,10 @@ public struct LoadPriority: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     public var description: String {
-        distance == 0 ? range.description : "\(range) at \(Int(distance.rounded())) pt"
+        if distance == 0 { return range.description }
+        // `distance` can be infinite (or huge), which `Int(_:)` cannot hold.
+        guard distance < 1e15 else { return "\(range), infinitely far" }
+        return "\(range) at \(Int(distance.rounded())) pt"
     }
 }
 
