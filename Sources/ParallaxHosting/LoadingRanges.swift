@@ -156,6 +156,8 @@ public struct LoadingRanges: Sendable, Hashable {
             guard let area = forward ? rect(near, next) : rect(next, near) else { break }
             let sliceStart = items.count
             let (low, high) = forward ? (near, next) : (next, near)
+            // The layout lists a slice in ascending order, nearest first only when moving forward; backward,
+            // the whole slice is listed, reversed to nearest first, and then cut to the cap.
             do {
                 try layout.forEachItem(in: area) { index, frame in
                     let span = axis.mainSpan(of: frame)
@@ -163,13 +165,19 @@ public struct LoadingRanges: Sendable, Hashable {
                     guard forward ? (edge >= low && edge < high) : (edge > low && edge <= high),
                           !span.overlapsOpen(visible), !span.overlapsOpen(landing) else { return }
                     if let leaves = motion.time(toReach: leavingOffset(span)), leaves <= load { return }
-                    try add(index, LoadPriority(.ahead, distance: gap(span)))
+                    let priority = LoadPriority(.ahead, distance: gap(span))
+                    if forward { try add(index, priority) } else { items.append(PlannedItem(index: index, priority: priority)) }
                 }
             } catch {
-                if !forward { items[sliceStart...].reverse() }
                 return
             }
-            if !forward { items[sliceStart...].reverse() }
+            if !forward {
+                items[sliceStart...].reverse()
+                if items.count >= limit {
+                    items.removeLast(items.count - limit)
+                    return
+                }
+            }
             near = next
         }
     }

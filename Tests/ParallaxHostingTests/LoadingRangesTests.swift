@@ -91,6 +91,14 @@ struct LoadingRangesTests {
         #expect(items(planned, in: .landing) == Array(110...117) && items(planned, in: .visible) == Array(10...17))
     }
 
+    @Test func backwardTheCapAlsoKeepsTheNearestPassingTiles() {
+        let fling = ScrollMotion(offset: 20_000, restingOffset: 10_000, decayPerSecond: 2)
+        let planned = plan(LoadingRanges(maximumItems: 50), at: 20_000, motion: fling)
+        #expect(planned.count == 50)
+        // 8 visible + 8 landing + 16 ahead + 4 behind = 36; the path runs from row 199 down, nearest first.
+        #expect(Array(items(planned, in: .ahead).dropFirst(16)) == Array((186...199).reversed()))
+    }
+
     @Test func badInputPlansNothingOrCountsAsNoEstimate() {
         var items: [LoadingRanges.PlannedItem] = [LoadingRanges.PlannedItem(index: ItemIndex(item: 3), priority: .visible)]
         for rect in [CGRect.zero, CGRect(x: 0, y: CGFloat.nan, width: 400, height: 800),
