@@ -82,6 +82,34 @@ void pk_jpeg_scaled_size(int width, int height, int scale_denominator, int *outp
     *output_height = (height + scale_denominator - 1) / scale_denominator;
 }
 
+// Fills what the header tells about size, coding and working memory.
+// Called after jpeg_read_header, which has set up the component geometry.
+static void pk_describe(j_decompress_ptr cinfo, pk_jpeg_info *info) {
+    info->width = (int)cinfo->image_width;
+    info->height = (int)cinfo->image_height;
+    info->components = cinfo->num_components;
+    info->is_progressive = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
+    info->is_arithmetic = cinfo->arith_code ? 1 : 0;
+    // The multi-scan coefficient controller keeps every block of every
+    // component, rounded up to whole MCUs (jdcoefct.c); 64 coefficients of
+    // two bytes each. Sums are in size_t: sides are at most 65,500 blocks.
+    size_t coefficients = 0, buffers = 64 * 1024;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        const jpeg_component_info *component = &cinfo->comp_info[c];
+        size_t h = (size_t)component->h_samp_factor, v = (size_t)component->v_samp_factor;
+        size_t wide = ((size_t)component->width_in_blocks + h - 1) / h * h;
+        size_t tall = ((size_t)component->height_in_blocks + v - 1) / v * v;
+        coefficients += wide * tall * 64 * sizeof(JCOEF);
+        // The main buffer holds a few row groups of samples per component
+        // (with context rows for smooth upsampling): 4 MCU rows is ample.
+        buffers += wide * 8 * v * 8 * 4;
+    }
+    // The upsampler's and colour converter's rows, at full width.
+    buffers += (size_t)cinfo->image_width * (size_t)cinfo->max_v_samp_factor * 8 * 4 * 3;
+    info->coefficient_bytes = jpeg_has_multiple_scans(cinfo) ? coefficients : 0;
+    info->buffer_bytes = buffers;
+}
+
 pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info,
                             char *message, size_t message_capacity) {
     if (!data || !info || size == 0) return PK_ERROR_ARGUMENT;
@@ -97,10 +125,7 @@ pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, (unsigned char *)data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    info->width = (int)cinfo.image_width;
-    info->height = (int)cinfo.image_height;
-    info->components = cinfo.num_components;
-    info->is_progressive = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
+    pk_describe(&cinfo, info);
     jpeg_destroy_decompress(&cinfo);
     return PK_OK;
 }
@@ -149,22 +174,24 @@ static void pk_cmyk_row_to_rgba(const JSAMPLE *cmyk, uint8_t *rgba, int width, i
     }
 }
 
-pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denominator,
-                              int max_missing_bits, uint8_t *pixels, size_t stride,
-                              int output_width, int output_height, int smooth_upsampling,
+pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denominator, int max_missing_bits,
+                              int max_scans, int output_width, int output_height, int smooth_upsampling,
+                              size_t max_memory, pk_row_sink sink, void *context,
                               int *scans_used, int *damaged, char *message, size_t message_capacity) {
-    if (!data || !pixels || size == 0) return PK_ERROR_ARGUMENT;
+    if (!data || !sink || size == 0 || max_scans < 1) return PK_ERROR_ARGUMENT;
     if (damaged) *damaged = 0;
     if (scale_denominator != 1 && scale_denominator != 2 && scale_denominator != 4 && scale_denominator != 8)
         return PK_ERROR_ARGUMENT;
     struct jpeg_decompress_struct cinfo;
     pk_jpeg_error error;
     JSAMPLE *volatile cmyk_row = NULL;
+    uint8_t *volatile rgba_row = NULL;
     pk_init_error(&error, message, message_capacity);
     cinfo.err = &error.base;
     if (setjmp(error.jump)) {
         pk_status status = pk_status_for_failure(&error);
         free(cmyk_row);
+        free(rgba_row);
         jpeg_destroy_decompress(&cinfo);
         return status;
     }
@@ -179,35 +206,43 @@ pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denomi
     cinfo.scale_denom = (unsigned int)scale_denominator;
     // Smoothing of partially received progressive output costs time a
     // thumbnail does not need. Smooth ("fancy") chroma upsampling is what
-    // djpeg, Pillow and browsers do: the reference path asks for it; the
-    // thumbnail path skips it, as area resampling to a much smaller size
-    // averages the chroma blocks anyway.
+    // djpeg, Pillow and browsers do; the caller chooses.
     cinfo.do_block_smoothing = FALSE;
     cinfo.do_fancy_upsampling = smooth_upsampling ? TRUE : FALSE;
-    // A bound on libjpeg's own working memory (a progressive file's
-    // coefficient buffers), whatever its header claims: 1 GiB holds those of
-    // a 300-megapixel photo; past it the decode fails as out of memory.
-    cinfo.mem->max_memory_to_use = 1L << 30;
-    int progressive = jpeg_has_multiple_scans(&cinfo);
-    cinfo.buffered_image = progressive ? TRUE : FALSE;
+    // libjpeg's whole-image buffers (multi-scan files) count against this;
+    // over it, realizing them fails (JERR_NO_BACKING_STORE: out of memory).
+    cinfo.mem->max_memory_to_use = (long)(max_memory > (size_t)0x7FFFFFFF ? 0x7FFFFFFF : max_memory);
+    int multiscan = jpeg_has_multiple_scans(&cinfo);
+    cinfo.buffered_image = multiscan ? TRUE : FALSE;
 
     jpeg_calc_output_dimensions(&cinfo);
-    if ((int)cinfo.output_width != output_width || (int)cinfo.output_height != output_height ||
-        stride < (size_t)output_width * 4) {
+    if ((int)cinfo.output_width != output_width || (int)cinfo.output_height != output_height) {
         jpeg_destroy_decompress(&cinfo);
         return PK_ERROR_ARGUMENT;
     }
-    if (is_cmyk) {
-        cmyk_row = malloc((size_t)output_width * 4);
-        if (!cmyk_row) { jpeg_destroy_decompress(&cinfo); return PK_ERROR_NO_MEMORY; }
+    rgba_row = malloc((size_t)output_width * 4);
+    if (is_cmyk) cmyk_row = malloc((size_t)output_width * 4);
+    if (!rgba_row || (is_cmyk && !cmyk_row)) {
+        free(rgba_row);
+        free(cmyk_row);
+        jpeg_destroy_decompress(&cinfo);
+        return PK_ERROR_NO_MEMORY;
     }
 
     jpeg_start_decompress(&cinfo);
     int scans = 0;
-    if (progressive) {
+    if (multiscan) {
         for (;;) {
             int result = jpeg_consume_input(&cinfo);
             if (result == JPEG_SUSPENDED || result == JPEG_REACHED_EOI) break;
+            if (cinfo.input_scan_number > max_scans) {
+                if (message && message_capacity > 0)
+                    snprintf(message, message_capacity, "the file has more than %d scans", max_scans);
+                free(rgba_row);
+                free(cmyk_row);
+                jpeg_destroy_decompress(&cinfo);
+                return PK_ERROR_CORRUPT;
+            }
             if (result == JPEG_SCAN_COMPLETED && max_missing_bits >= 0 &&
                 pk_enough_scans(&cinfo, scale_denominator, max_missing_bits))
                 break;
@@ -217,22 +252,21 @@ pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denomi
     } else {
         scans = 1;
     }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        uint8_t *row = pixels + (size_t)cinfo.output_scanline * stride;
-        if (is_cmyk) {
-            JSAMPROW rows[1] = { cmyk_row };
-            jpeg_read_scanlines(&cinfo, rows, 1);
-            pk_cmyk_row_to_rgba(cmyk_row, row, output_width, inverted);
-        } else {
-            JSAMPROW rows[1] = { row };
-            jpeg_read_scanlines(&cinfo, rows, 1);
-        }
+    int stopped = 0;
+    while (!stopped && cinfo.output_scanline < cinfo.output_height) {
+        int y = (int)cinfo.output_scanline;
+        JSAMPROW rows[1] = { is_cmyk ? cmyk_row : rgba_row };
+        jpeg_read_scanlines(&cinfo, rows, 1);
+        if (is_cmyk) pk_cmyk_row_to_rgba(cmyk_row, rgba_row, output_width, inverted);
+        stopped = sink(context, y, 0, 1, output_width, rgba_row);
     }
-    if (progressive) jpeg_finish_output(&cinfo);
-    // Whatever was not read (later scans, trailing data) is of no interest.
+    if (multiscan && !stopped) jpeg_finish_output(&cinfo);
+    // Whatever was not read (later scans, trailing data, rows not wanted) is
+    // of no interest; an end of data met while reading what was used is.
     int truncated = error.saw_eof;
     jpeg_abort_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    free(rgba_row);
     free(cmyk_row);
     if (scans_used) *scans_used = scans;
     if (damaged) *damaged = error.saw_damage;

@@ -26,50 +26,90 @@ typedef enum {
     PK_ERROR_ARGUMENT = 5,     ///< a caller mistake (null pointer, bad scale, small buffer)
 } pk_status;
 
+/// Receives decoded pixels, one row (or, for an interlaced PNG, one Adam7
+/// pass row) at a time: `count` premultiplied RGBA8 pixels of image row `y`,
+/// at columns `x0`, `x0 + dx`, `x0 + 2·dx`, …. Rows of a JPEG or of a
+/// non-interlaced PNG arrive top to bottom with `x0 = 0`, `dx = 1` and
+/// `count` = the width. The pointer is valid during the call only.
+/// Returning non-zero stops the decode early (the rows still wanted have
+/// all arrived); the decode then reports success.
+typedef int (*pk_row_sink)(void *context, int y, int x0, int dx, int count, const uint8_t *rgba);
+
 /// What a JPEG's header says.
 typedef struct {
     int width;
     int height;
     int components;
     int is_progressive;
+    /// Arithmetic entropy coding (SOF9–SOF11), which can code a block in
+    /// far less than a bit, so no size bound follows from the file's length.
+    int is_arithmetic;
+    /// The bytes libjpeg needs for whole-image coefficient buffers
+    /// (progressive and other multi-scan files; 0 for single-scan files):
+    /// 128 bytes per 8 × 8 block of every component, whatever the output scale.
+    size_t coefficient_bytes;
+    /// An upper estimate of libjpeg's other working memory for a decode at
+    /// full scale: its MCU-row and sample buffers.
+    size_t buffer_bytes;
 } pk_jpeg_info;
 
 /// Reads a JPEG's header only (no pixel is decoded, nothing large is allocated).
 pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info,
                             char *message, size_t message_capacity);
 
-/// Decodes a JPEG at scale 1/`scale_denominator` (1, 2, 4 or 8) into
-/// opaque RGBA8 rows of `stride` bytes at `pixels`, which must hold
-/// `output_height` rows of `output_width` pixels as returned by
-/// pk_jpeg_scaled_size.
+/// Decodes a JPEG at scale 1/`scale_denominator` (1, 2, 4 or 8), handing
+/// each opaque RGBA8 scanline of `output_width` pixels (as returned by
+/// pk_jpeg_scaled_size) to `sink`. Only one scanline exists at a time.
 ///
 /// For progressive files, `max_missing_bits` >= 0 stops reading scans as
 /// soon as every DCT coefficient the scaled output uses has arrived with at
 /// most that many low-order bits still missing (buffered-image mode). At
 /// scale 1/8 only the DC coefficient is used, so a thumbnail is complete
-/// after the first DC scan. -1 always reads the whole file.
+/// after the first DC scan. -1 always reads the whole file. A file with
+/// more than `max_scans` scans fails as corrupt (no real encoder writes
+/// more than a few dozen; thousands of tiny scans only burn time).
 /// `smooth_upsampling` non-zero interpolates subsampled chroma (as djpeg and
-/// browsers do) instead of replicating it: slower, for reference decodes.
+/// browsers do) instead of replicating it.
+/// `max_memory` bounds libjpeg's whole-image buffers; over it the decode
+/// fails with PK_ERROR_NO_MEMORY before they are allocated.
 /// `scans_used` (may be NULL) receives the number of scans decoded;
 /// `damaged` (may be NULL) is set to 1 if the entropy-coded data ended early
-/// at a marker ("premature end of data segment"), in which case the rest of
-/// the image is grey and `message` says so.
-pk_status pk_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denominator,
-                              int max_missing_bits, uint8_t *pixels, size_t stride,
-                              int output_width, int output_height, int smooth_upsampling,
+/// at a marker ("premature end of data segment": a file cut short and
+/// closed with an end-of-image marker), in which case the rest of the image
+/// is grey and `message` says so.
+pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denominator, int max_missing_bits,
+                              int max_scans, int output_width, int output_height, int smooth_upsampling,
+                              size_t max_memory, pk_row_sink sink, void *context,
                               int *scans_used, int *damaged, char *message, size_t message_capacity);
 
 /// The output size libjpeg gives for a scale of 1/`scale_denominator`.
 void pk_jpeg_scaled_size(int width, int height, int scale_denominator, int *output_width, int *output_height);
 
+/// What a PNG's header says.
+typedef struct {
+    int width;
+    int height;
+    int bit_depth;
+    int color_type;
+    int is_interlaced;
+} pk_png_info;
+
 /// Reads a PNG's header only.
-pk_status pk_png_read_info(const uint8_t *data, size_t size, int *width, int *height,
+pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
                            char *message, size_t message_capacity);
 
-/// Decodes a PNG into premultiplied RGBA8 rows of `stride` bytes.
-pk_status pk_png_decode_premultiplied_rgba(const uint8_t *data, size_t size, uint8_t *pixels,
-                                           size_t stride, int width, int height,
-                                           char *message, size_t message_capacity);
+/// Decodes a PNG, handing premultiplied RGBA8 rows (Adam7 pass rows for an
+/// interlaced file, deinterlaced by the sink, never by libpng) to `sink`.
+///
+/// Pixels are taken as stored: no gamma, chromaticity or ICC profile is
+/// applied (those chunks are skipped unread, as are text, eXIf and other
+/// ancillary chunks the decoder has no use for); 16-bit samples keep their
+/// high byte; tRNS becomes alpha. Every allocation libpng and zlib make
+/// goes through a counter: past `max_memory` bytes the decode fails with
+/// PK_ERROR_NO_MEMORY. `peak_memory` (may be NULL) receives the most bytes
+/// they held at once.
+pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
+                             size_t *peak_memory, char *message, size_t message_capacity);
 
 /// Encodes RGB8 (3 bytes per pixel) as JPEG at `quality` (1–100),
 /// progressive or baseline, with an optional APP1 (Exif) payload.

@@ -4,17 +4,27 @@ import Foundation
 
 /// The Linux decoder: libjpeg-turbo and libpng through `CParallaxCodecs`.
 ///
-/// JPEG: the header is read first (size limit, EXIF orientation), then the
-/// codec decodes at the smallest DCT scale (1/8, 1/4, 1/2) that still
-/// covers the thumbnail, so a 12-megapixel photo never exists in memory at
-/// full size; progressive files stop after the scans the scaled decode
-/// needs. PNG has no scaled decode and is read whole. Both are then area
-/// resampled to the exact size and turned upright.
+/// The picture is never held whole. The header is read first (pixel limit,
+/// EXIF orientation, and whether the file's bytes could hold the size it
+/// claims), then the most memory the decode will hold is worked out and
+/// checked against ``DecodingOptions/maximumDecodeBytes`` and reserved in
+/// the shared ``DecodingMemoryBudget``. The codec then hands over one row
+/// at a time (a JPEG at the smallest DCT scale, 1/8 to 1, that still
+/// covers the thumbnail; a PNG's rows, Adam7 passes included) straight into
+/// an area resampler, so peak memory is the thumbnail plus one row,
+/// whatever size the header claims. Progressive JPEGs stop after the scans
+/// the scaled decode needs; rows below the crop are never decoded.
+///
+/// Colour policy: pixels are shown as stored, as sRGB; see the
+/// documentation's *Colour* article.
 public struct CodecImageDecoder: ImageDecoding {
     public var options: DecodingOptions
+    /// The budget this decoder's decodes reserve their memory in.
+    public let memoryBudget: DecodingMemoryBudget
 
-    public init(options: DecodingOptions = DecodingOptions()) {
+    public init(options: DecodingOptions = DecodingOptions(), memoryBudget: DecodingMemoryBudget = .shared) {
         self.options = options
+        self.memoryBudget = memoryBudget
     }
 
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
@@ -39,35 +49,52 @@ public struct CodecImageDecoder: ImageDecoding {
         var info = pk_jpeg_info()
         let status = pk_jpeg_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count)
         try check(status, message)
-        try options.checkPixelLimit(width: Int(info.width), height: Int(info.height))
-        try HeaderPlausibility.check(.jpeg, width: Int(info.width), height: Int(info.height), byteCount: bytes.count)
+        let sourceWidth = Int(info.width), sourceHeight = Int(info.height)
+        try options.checkPixelLimit(width: sourceWidth, height: sourceHeight)
+        // Arithmetic coding can spend far less than a bit on a block, so its size proves nothing; the memory
+        // budget still bounds such a file.
+        if info.is_arithmetic == 0 {
+            try HeaderPlausibility.check(.jpeg, width: sourceWidth, height: sourceHeight, byteCount: bytes.count)
+        }
         if options.requiresCompleteFile, !ImageFormat.jpegHasEndOfImage(bytes) {
             throw .truncated("the file ends before its end-of-image marker")
         }
 
-        let geometry = ThumbnailGeometry(width: Int(info.width), height: Int(info.height), orientation: orientation, size: size)
+        let geometry = ThumbnailGeometry(width: sourceWidth, height: sourceHeight, orientation: orientation, size: size)
         let denominator = options.usesScaledDecoding ? geometry.jpegScaleDenominator : 1
         var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
         pk_jpeg_scaled_size(info.width, info.height, Int32(denominator), &scaledWidth, &scaledHeight)
         let width = Int(scaledWidth), height = Int(scaledHeight)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let missingBits = Int32(options.progressiveMissingBits ?? -1)
-        var damaged: Int32 = 0
-        let decodeStatus = pixels.withUnsafeMutableBufferPointer { buffer in
-            pk_jpeg_decode_rgba(bytes.baseAddress, bytes.count, Int32(denominator), missingBits,
-                                buffer.baseAddress, width * 4, scaledWidth, scaledHeight, options.usesSmoothUpsampling ? 1 : 0,
-                                nil, &damaged, &message, message.count)
-        }
-        try check(decodeStatus, message)
-        if damaged != 0, options.requiresCompleteFile {
-            // A file cut short and closed with an end-of-image marker: the rest would be grey.
-            throw .truncated(Self.text(message))
-        }
-        let decoded = PixelImage(unchecked: width, height: height, pixels: pixels)
-        let sx = Double(width) / Double(info.width), sy = Double(height) / Double(info.height)
+        let sx = Double(width) / Double(sourceWidth), sy = Double(height) / Double(sourceHeight)
         let crop = (geometry.crop.x * sx, geometry.crop.y * sy, geometry.crop.width * sx, geometry.crop.height * sy)
-        return finish(decoded, crop: crop, geometry: geometry, orientation: orientation,
-                      sourceWidth: Int(info.width), sourceHeight: Int(info.height))
+
+        // Memory: libjpeg's (its whole-image coefficients for multi-scan files, and its row buffers), the
+        // scanline (twice for CMYK) and the resampler.
+        let codecBytes = Self.sum(Int(clamping: info.coefficient_bytes), Int(clamping: info.buffer_bytes), width * 8)
+        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
+        let needed = Self.sum(codecBytes, resamplerBytes)
+        guard needed <= options.maximumDecodeBytes else {
+            throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
+        }
+        let resampled = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
+            let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
+                                                   outputWidth: geometry.storedOutput.width,
+                                                   outputHeight: geometry.storedOutput.height)
+            var damaged: Int32 = 0
+            let status = pk_jpeg_decode_rows(
+                bytes.baseAddress, bytes.count, Int32(denominator), Int32(options.progressiveMissingBits ?? -1),
+                Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
+                options.usesSmoothUpsampling ? 1 : 0, options.maximumDecodeBytes - resamplerBytes,
+                Self.rowSink, Unmanaged.passUnretained(resampler).toOpaque(), nil, &damaged, &message, message.count)
+            try check(status, message)
+            if damaged != 0, options.requiresCompleteFile {
+                // A file cut short and closed with an end-of-image marker: the rest would be grey.
+                throw .truncated(Self.text(message))
+            }
+            return resampler.finish()
+        }
+        return finish(resampled, orientation: orientation, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                      decodedPixelCount: width * height, workingBytes: needed)
     }
 
     // MARK: PNG
@@ -75,33 +102,69 @@ public struct CodecImageDecoder: ImageDecoding {
     private func png(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize,
                      orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
-        var width: Int32 = 0, height: Int32 = 0
         try HeaderPlausibility.checkPNGChunks(bytes)
-        try check(pk_png_read_info(bytes.baseAddress, bytes.count, &width, &height, &message, message.count), message)
-        try options.checkPixelLimit(width: Int(width), height: Int(height))
-        try HeaderPlausibility.check(.png, width: Int(width), height: Int(height), byteCount: bytes.count)
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-        let status = pixels.withUnsafeMutableBufferPointer { buffer in
-            pk_png_decode_premultiplied_rgba(bytes.baseAddress, bytes.count, buffer.baseAddress, Int(width) * 4,
-                                             width, height, &message, message.count)
+        var info = pk_png_info()
+        try check(pk_png_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count), message)
+        let width = Int(info.width), height = Int(info.height)
+        try options.checkPixelLimit(width: width, height: height)
+        try HeaderPlausibility.check(.png, width: width, height: height, byteCount: bytes.count)
+        let geometry = ThumbnailGeometry(width: width, height: height, orientation: orientation, size: size)
+        let crop = geometry.crop
+
+        // Memory: libpng's rows (at up to 8 bytes a pixel for 16-bit RGBA, with the previous row kept for
+        // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
+        // allocations are counted and capped for real at what the resampler leaves of the budget.
+        let codecBytes = Self.sum(width * 24, 256 << 10)
+        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
+        let needed = Self.sum(codecBytes, resamplerBytes)
+        guard needed <= options.maximumDecodeBytes else {
+            throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
         }
-        try check(status, message)
-        let decoded = PixelImage(unchecked: Int(width), height: Int(height), pixels: pixels)
-        let geometry = ThumbnailGeometry(width: Int(width), height: Int(height), orientation: orientation, size: size)
-        return finish(decoded, crop: geometry.crop, geometry: geometry, orientation: orientation,
-                      sourceWidth: Int(width), sourceHeight: Int(height))
+        let resampled = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
+            let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
+                                                   outputWidth: geometry.storedOutput.width,
+                                                   outputHeight: geometry.storedOutput.height)
+            let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink,
+                                            Unmanaged.passUnretained(resampler).toOpaque(), nil, &message, message.count)
+            try check(status, message)
+            return resampler.finish()
+        }
+        return finish(resampled, orientation: orientation, sourceWidth: width, sourceHeight: height,
+                      decodedPixelCount: width * height, workingBytes: needed)
     }
 
     // MARK: Shared
 
-    private func finish(_ decoded: PixelImage, crop: (x: Double, y: Double, width: Double, height: Double),
-                        geometry: ThumbnailGeometry, orientation: ImageOrientation,
-                        sourceWidth: Int, sourceHeight: Int) -> DecodedThumbnail {
-        let resampled = AreaResampler.resample(decoded, crop: crop, width: geometry.storedOutput.width,
-                                               height: geometry.storedOutput.height)
+    /// Hands each row the codec decodes to the ``StreamingAreaResampler`` behind `context`.
+    private static let rowSink: pk_row_sink = { context, y, x0, dx, count, pixels in
+        guard let context, let pixels else { return 1 }
+        let resampler = Unmanaged<StreamingAreaResampler>.fromOpaque(context).takeUnretainedValue()
+        return resampler.consume(y: Int(y), x0: Int(x0), dx: Int(dx), count: Int(count), pixels: pixels) ? 1 : 0
+    }
+
+    /// The resampler's bytes, plus the oriented copy of its output.
+    private static func resamplerBytes(crop: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int,
+                                       geometry: ThumbnailGeometry) -> Int {
+        let output = geometry.storedOutput
+        return sum(StreamingAreaResampler.workingBytes(crop: crop, sourceWidth: width, sourceHeight: height,
+                                                       outputWidth: output.width, outputHeight: output.height),
+                   output.width * output.height * 4)
+    }
+
+    /// A sum that saturates instead of overflowing (sizes come from headers).
+    private static func sum(_ values: Int...) -> Int {
+        values.reduce(0) { total, value in
+            let (result, overflow) = total.addingReportingOverflow(max(value, 0))
+            return overflow ? .max : result
+        }
+    }
+
+    private func finish(_ resampled: PixelImage, orientation: ImageOrientation, sourceWidth: Int, sourceHeight: Int,
+                        decodedPixelCount: Int, workingBytes: Int) -> DecodedThumbnail {
         let displayed = orientation.displayedSize(width: sourceWidth, height: sourceHeight)
         return DecodedThumbnail(image: orientation.apply(to: resampled), sourceWidth: displayed.width,
-                                sourceHeight: displayed.height, decodedPixelCount: decoded.width * decoded.height)
+                                sourceHeight: displayed.height, decodedPixelCount: decodedPixelCount,
+                                workingBytes: workingBytes)
     }
 
     private static func text(_ message: [CChar]) -> String {

@@ -8,14 +8,19 @@ public struct DecodedThumbnail: Sendable, Hashable {
     public var sourceWidth: Int
     public var sourceHeight: Int
     /// How many pixels the codec actually produced (after DCT scaling):
-    /// the work and memory the decode cost.
+    /// the work the decode cost. They streamed through one row at a time.
     public var decodedPixelCount: Int
+    /// The most memory the decode held at once, in bytes, as budgeted from
+    /// the header (``DecodingOptions/maximumDecodeBytes``); 0 when the
+    /// decoder does not say (ImageIO manages its own).
+    public var workingBytes: Int
 
-    public init(image: PixelImage, sourceWidth: Int, sourceHeight: Int, decodedPixelCount: Int) {
+    public init(image: PixelImage, sourceWidth: Int, sourceHeight: Int, decodedPixelCount: Int, workingBytes: Int = 0) {
         self.image = image
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.decodedPixelCount = decodedPixelCount
+        self.workingBytes = workingBytes
     }
 }
 
@@ -47,14 +52,30 @@ public struct DecodingOptions: Sendable, Hashable {
     /// is area resampled from a much larger decode, which averages the
     /// chroma anyway; on in ``reference``.
     public var usesSmoothUpsampling: Bool
+    /// The most memory one decode may hold at once, in bytes: the codec's
+    /// own buffers (a progressive JPEG keeps every DCT coefficient, 128
+    /// bytes per 8 × 8 block, whatever the output scale), one row of source
+    /// pixels and the thumbnail. Worked out from the header before anything
+    /// is allocated; a decode that would need more fails with
+    /// ``ImageDecodingError/overBudget(needed:budget:)``. The default,
+    /// 256 MiB, decodes a progressive JPEG of about 85 megapixels and a
+    /// baseline JPEG or PNG of any size the pixel limit admits; a full-size
+    /// (unscaled, uncropped) decode needs 4 bytes per pixel on top.
+    public var maximumDecodeBytes: Int
+    /// The most scans a progressive JPEG may have. Encoders write about 10;
+    /// a file of thousands of tiny scans would only burn time. Default 1,000.
+    public var maximumScanCount: Int
 
     public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1,
-                requiresCompleteFile: Bool = true, usesSmoothUpsampling: Bool = false) {
+                requiresCompleteFile: Bool = true, usesSmoothUpsampling: Bool = false,
+                maximumDecodeBytes: Int = 256 << 20, maximumScanCount: Int = 1_000) {
         self.maximumPixelCount = maximumPixelCount
         self.usesScaledDecoding = usesScaledDecoding
         self.progressiveMissingBits = progressiveMissingBits
         self.requiresCompleteFile = requiresCompleteFile
         self.usesSmoothUpsampling = usesSmoothUpsampling
+        self.maximumDecodeBytes = maximumDecodeBytes
+        self.maximumScanCount = maximumScanCount
     }
 
     /// A full-resolution decode of every scan with smooth chroma, then area

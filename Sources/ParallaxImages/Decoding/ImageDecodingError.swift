@@ -20,6 +20,10 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidTargetSize(width: Int, height: Int)
     /// Memory for the decode could not be had.
     case outOfMemory
+    /// The decode would hold more memory at once than its budget allows
+    /// (``DecodingOptions/maximumDecodeBytes``, or the whole
+    /// ``DecodingMemoryBudget``); nothing of that size was allocated.
+    case overBudget(needed: Int, budget: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +36,12 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
             return "the image is \(width) × \(height) pixels, more than the limit of \(limit)"
         case let .invalidTargetSize(width, height): return "\(width) × \(height) is not a usable thumbnail size"
         case .outOfMemory: return "not enough memory to decode the image"
+        case let .overBudget(needed, budget):
+            return "decoding the image needs about \(Self.megabytes(needed)), more than its memory budget of \(Self.megabytes(budget))"
         }
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        bytes >= 10 << 20 ? "\(bytes >> 20) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
     }
 }
