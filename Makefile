@@ -2,9 +2,11 @@
 # Both install what they need on a fresh Debian machine.
 
 SWIFT ?= swift
-# System packages the build and tests need (none beyond the toolchain yet
-# for the core; python3 writes the benchmark report).
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool
+# System packages the build and tests need: the codecs, SDL for the gallery,
+# Xvfb for its window tests, and for the decoder's conformance corpus curl,
+# Pillow (the reference decoder) and libjpeg-turbo's cjpeg/jpegtran.
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
+	curl python3-pil libjpeg-turbo-progs
 
 .PHONY: run demo test bench deps build clean media check-apple
 
@@ -24,12 +26,14 @@ demo: deps
 	$(SWIFT) build --product parallax-demo
 	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
-## Every test: the suite (with the real photos fetched first), then the
+## Every test: the suite (with the real photos and the decoder's
+## conformance corpus fetched first), then the
 ## loader's and the disk cache's concurrency tests again under the thread sanitizer. Tests run
 ## one at a time: a few measure time (timeouts, latency), and 2 cores shared
 ## with a 200,000-event stress test would make them flaky.
 test: deps
 	scripts/fetch-photos.sh
+	scripts/fetch-conformance.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
