@@ -8,7 +8,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs
 
-.PHONY: run demo test bench deps build clean media check-apple
+.PHONY: run demo test bench deps build clean media check-apple fuzz
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
@@ -38,6 +38,12 @@ test: deps
 	$(SWIFT) test --no-parallel
 	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
 		--filter "LoaderTests|LoaderStressTests|ImageBindingsTests|DiskCacheTests"
+	scripts/fuzz.sh 30
+
+## The decoder under libFuzzer with sanitizers, the C layer and the Swift
+## entry point, FUZZ_SECONDS (default 300) each; `make test` runs 30 s each.
+fuzz: deps
+	scripts/fuzz.sh
 
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
 ## the layout suites, then thumbnails from real photos against libvips.

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fuzzes the decoder with libFuzzer (the Swift toolchain's clang):
+#   codecs-fuzzer   the C layer alone (Sources/CParallaxCodecs, Fuzz/C),
+#                   with AddressSanitizer and UndefinedBehaviorSanitizer;
+#   decoder-fuzzer  the Swift entry point, CodecImageDecoder.thumbnail
+#                   (the Fuzz package), with AddressSanitizer (and UBSan on
+#                   the C layer beneath it).
+# The corpus is seeded from the conformance corpus (scripts/fetch-conformance.sh)
+# and kept in .cache/fuzz/<target> between runs; a crash, sanitizer report,
+# leak or 10-second input fails the run and leaves the input in .cache/fuzz.
+#
+#   scripts/fuzz.sh [SECONDS]   seconds per target (default $FUZZ_SECONDS or 300)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-300}}"
+BUILD="$REPO/.build-fuzz"
+CACHE="$REPO/.cache/fuzz"
+cd "$REPO"
+
+scripts/fetch-conformance.sh
+mkdir -p "$BUILD" "$CACHE/seeds" "$CACHE/codecs-fuzzer" "$CACHE/decoder-fuzzer" "$CACHE/artifacts"
+# Seeds: every conformance file under 64 KB (the large ones only slow the fuzzer down).
+find .cache/conformance -type f \( -name "*.png" -o -name "*.jpg" \) -size -64k -exec cp {} "$CACHE/seeds/" \;
+
+echo "fuzz: building the C-layer target"
+clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+    -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng \
+    -o "$BUILD/codecs-fuzzer"
+echo "fuzz: building the Swift target"
+flags=(--package-path Fuzz --scratch-path "$BUILD/swift" --sanitize=fuzzer --sanitize=address
+       -Xcc -fsanitize=undefined -Xlinker -fuse-ld=lld)
+swift build "${flags[@]}" 2>&1 | grep -v "ld.gold: warning" || true
+swift_bin="$(swift build "${flags[@]}" --show-bin-path)"
+
+status=0
+for target in codecs-fuzzer decoder-fuzzer; do
+    binary="$BUILD/$target"
+    [[ $target == decoder-fuzzer ]] && binary="$swift_bin/decoder-fuzzer"
+    echo "fuzz: $target for ${SECONDS_PER_TARGET} s"
+    log="$CACHE/$target.log"
+    if ASAN_OPTIONS=detect_leaks=1 "$binary" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=1 -artifact_prefix="$CACHE/artifacts/$target-" \
+        "$CACHE/$target" "$CACHE/seeds" >"$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$')
+        coverage=$(grep -o 'DONE *cov: [0-9]*' "$log" | grep -o '[0-9]*$')
+        corpus=$(ls "$CACHE/$target" | wc -l)
+        echo "fuzz: $target: $runs runs, no crash, no leak, no timeout; coverage $coverage edges; corpus $corpus inputs"
+    else
+        status=1
+        echo "fuzz: $target FAILED; the end of its log ($log):"
+        tail -40 "$log"
+    fi
+done
+exit $status
