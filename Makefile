@@ -46,10 +46,12 @@ fuzz: deps
 	scripts/fuzz.sh
 
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
-## the layout suites, then thumbnails from real photos against libvips.
+## the layout suites, thumbnails from real photos against libvips, the
+## decoder's memory on hostile files against a baseline, and the gallery's sessions.
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
+	scripts/bench-hostile.sh
 	scripts/bench-gallery.sh
 
 ## The Apple surfaces (UIKit, SwiftUI, the iOS example, the README's quick

@@ -27,6 +27,13 @@ struct ClassResult: Sendable {
         return vips.wallMillisecondsPerPhoto / ours.wallMillisecondsPerPhoto
     }
 
+    /// The same means for the fast path with smooth chroma upsampling.
+    var smoothChromaMilliseconds: Double { Statistics.mean(timings.map(\.smoothChroma.milliseconds)) }
+    var smoothChromaMeanPSNR: Double {
+        let finite = timings.map(\.smoothChromaPSNR).filter(\.isFinite)
+        return finite.isEmpty ? .infinity : Statistics.mean(finite)
+    }
+
     /// The photo with the lowest PSNR.
     var worstPSNR: PhotoTiming? { timings.min { $0.psnr < $1.psnr } }
     var minimumPSNR: Double { worstPSNR?.psnr ?? .infinity }

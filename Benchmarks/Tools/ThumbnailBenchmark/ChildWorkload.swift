@@ -8,11 +8,15 @@ enum DecoderPath: String, Sendable, CaseIterable {
     case parallaxKit
     /// `CodecImageDecoder(options: .reference)`: full decode of every scan, then resize.
     case reference
+    /// The fast path with smooth ("fancy") chroma upsampling, measured in
+    /// process only: the figures behind leaving it off by default.
+    case smoothChroma
 
     var decoder: CodecImageDecoder {
         switch self {
         case .parallaxKit: return CodecImageDecoder()
         case .reference: return CodecImageDecoder(options: .reference)
+        case .smoothChroma: return CodecImageDecoder(options: DecodingOptions(usesSmoothUpsampling: true))
         }
     }
 
@@ -21,6 +25,7 @@ enum DecoderPath: String, Sendable, CaseIterable {
         switch self {
         case .parallaxKit: return "--child"
         case .reference: return "--child-reference"
+        case .smoothChroma: return "--child-smooth-chroma"
         }
     }
 }

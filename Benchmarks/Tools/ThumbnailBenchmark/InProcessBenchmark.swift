@@ -17,6 +17,9 @@ struct PhotoTiming: Sendable {
     var reference: Duration
     /// PSNR of ParallaxKit's thumbnail against the reference's, dB (`+∞` if identical).
     var psnr: Double
+    /// The same two figures for the fast path with smooth chroma upsampling.
+    var smoothChroma: Duration
+    var smoothChromaPSNR: Double
 }
 
 /// Times the two decode paths call by call, inside this process: the
@@ -32,11 +35,14 @@ enum InProcessBenchmark {
         for (index, loaded) in photos.enumerated() {
             let ours = try time(.parallaxKit, loaded, mode: mode, runs: runs)
             let reference = try time(.reference, loaded, mode: mode, runs: runs)
-            guard let psnr = ImageComparison.psnr(ours.image, reference: reference.image) else {
+            let smooth = try time(.smoothChroma, loaded, mode: mode, runs: runs)
+            guard let psnr = ImageComparison.psnr(ours.image, reference: reference.image),
+                  let smoothPSNR = ImageComparison.psnr(smooth.image, reference: reference.image) else {
                 throw .decode("\(loaded.photo.file): ParallaxKit made a \(ours.image.width) × \(ours.image.height) "
                               + "thumbnail, the reference \(reference.image.width) × \(reference.image.height)")
             }
-            let timing = PhotoTiming(photo: loaded.photo, parallaxKit: ours.median, reference: reference.median, psnr: psnr)
+            let timing = PhotoTiming(photo: loaded.photo, parallaxKit: ours.median, reference: reference.median, psnr: psnr,
+                                     smoothChroma: smooth.median, smoothChromaPSNR: smoothPSNR)
             timings.append(timing)
             progress(index, timing)
         }

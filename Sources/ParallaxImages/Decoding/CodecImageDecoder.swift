@@ -15,8 +15,10 @@ import Foundation
 /// whatever size the header claims. Progressive JPEGs stop after the scans
 /// the scaled decode needs; rows below the crop are never decoded.
 ///
-/// Colour policy: pixels are shown as stored, as sRGB; see the
-/// documentation's *Colour* article.
+/// Colour policy: pixels are shown as stored, taken to be sRGB (`gAMA`,
+/// `cHRM`, `iCCP` and ICC profiles are not applied, as Pillow does not);
+/// 16-bit samples keep their high byte. docs/decoding.md in the repository
+/// explains the policy, the budget and how both compare with ImageIO.
 public struct CodecImageDecoder: ImageDecoding {
     public var options: DecodingOptions
     /// The budget this decoder's decodes reserve their memory in.

@@ -105,7 +105,9 @@ final class StreamingAreaResampler {
     /// ever for dense rows arriving in order).
     func consume(y: Int, x0: Int, dx: Int, count: Int, pixels: UnsafePointer<UInt8>) -> Bool {
         guard y >= firstRow, y <= lastNeededRow, count > 0, dx > 0, x0 >= 0 else { return y > lastNeededRow && dx == 1 }
+        // Pixels past the picture's width (a codec bug, never seen) are ignored, not read.
         let count = min(count, (sourceWidth - x0 + dx - 1) / dx)
+        guard count > 0 else { return false }
         if let origin = oneToOne {
             copy(y: y - origin.y, x0: x0 - origin.x, dx: dx, count: count, pixels: pixels)
         } else if dx == 1, x0 == 0, count == sourceWidth {
