@@ -19,9 +19,23 @@ public struct RepeatingImageSource: ImageSource {
     }
 
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        guard let separator = id.rawValue.range(of: "__") else { throw .notFound(id) }
-        return try await base.data(for: ImageID(String(id.rawValue[separator.upperBound...])))
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.data(for: original)
     }
 
-    public func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    public func isStoredLocally(_ id: ImageID) async -> Bool {
+        guard let original = Self.original(of: id) else { return false }
+        return await base.isStoredLocally(original)
+    }
+
+    public func fingerprint(for id: ImageID) async -> String? {
+        guard let original = Self.original(of: id) else { return nil }
+        return await base.fingerprint(for: original)
+    }
+
+    /// The base picture a repeated id shows.
+    private static func original(of id: ImageID) -> ImageID? {
+        guard let separator = id.rawValue.range(of: "__") else { return nil }
+        return ImageID(String(id.rawValue[separator.upperBound...]))
+    }
 }

@@ -91,7 +91,10 @@ struct DiskCacheTests {
         // A header claiming absurd sizes (which would overflow width · height · 4) is rejected, not trusted.
         var forged = DiskImageCache.encode(image, key: key("a.jpg", 8, .fit))
         forged.replaceSubrange(8..<16, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(DiskImageCache.decode(forged, expecting: key("a.jpg", 8, .fit)) == nil)
+        guard case .invalid = DiskImageCache.decode(forged, expecting: key("a.jpg", 8, .fit)) else {
+            Issue.record("a forged header was not rejected")
+            return
+        }
         // A process killed between write and rename leaves a temporary file: never read, removed on open
         // once it is a minute old (a younger one may be another process's write in progress).
         let leftover = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
@@ -103,6 +106,53 @@ struct DiskCacheTests {
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
         #expect(FileManager.default.fileExists(atPath: inProgress.path))
         #expect(await reopened.image(for: k) == nil)
+    }
+
+    @Test func aThumbnailOfAnotherVersionOfThePictureIsNeverServedAndIsReplacedInPlace() async throws {
+        let directory = temporaryDirectory()
+        let cache = try DiskImageCache(directory: directory)
+        let k = key("edited.jpg", 3, .fit)
+        let before = PixelImage(width: 3, height: 2, pixels: (0..<24).map { UInt8($0 * 10) })!
+        let after = PixelImage(width: 3, height: 2, pixels: (0..<24).map { UInt8(240 - $0 * 10) })!
+        await cache.store(before, for: k, fingerprint: "file 100 1700000000.5 42")
+        #expect(await cache.image(for: k, fingerprint: "file 100 1700000000.5 42") == before)
+        // The photo was edited: its fingerprint changed. The old thumbnail is not served, and not deleted either
+        // (the new one replaces it with one rename).
+        #expect(await cache.image(for: k, fingerprint: "file 104 1700000100.0 42") == nil)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(DiskImageCache.fileName(for: k)).path))
+        await cache.store(after, for: k, fingerprint: "file 104 1700000100.0 42")
+        #expect(await cache.image(for: k, fingerprint: "file 104 1700000100.0 42") == after)
+        #expect(await cache.image(for: k, fingerprint: "file 100 1700000000.5 42") == nil)
+        #expect(await cache.count == 1)
+    }
+
+    @Test func opaqueThumbnailsAreStoredAsJPEGAndThoseWithAlphaExactly() async throws {
+        // A photo-like opaque thumbnail: smooth gradients and soft waves (real ones are measured in BENCHMARKS.md).
+        let width = 240, height = 190
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4, wave = sin(Double(x) / 9) * cos(Double(y) / 13)
+                pixels[i] = UInt8(x * 255 / width); pixels[i + 1] = UInt8(128 + 100 * wave); pixels[i + 2] = UInt8(y * 255 / height)
+            }
+        }
+        let photo = PixelImage(width: width, height: height, pixels: pixels)!
+        let k = try ThumbnailKey(id: "photo.jpg", size: ThumbnailSize(width: width, height: height))
+        let jpegCache = try DiskImageCache(directory: temporaryDirectory())
+        await jpegCache.store(photo, for: k)
+        let readBack = try #require(await jpegCache.image(for: k))
+        #expect(readBack.width == width && readBack.height == height)
+        #expect(TestImages.psnr(readBack, photo) > 35, "\(TestImages.psnr(readBack, photo)) dB")
+        #expect(await jpegCache.byteCount < width * height * 4 / 4)
+        // The same thumbnail raw is exact; one with transparency is always raw.
+        let rawCache = try DiskImageCache(directory: temporaryDirectory(), format: .raw)
+        await rawCache.store(photo, for: k)
+        #expect(await rawCache.image(for: k) == photo)
+        var translucent = pixels
+        translucent[3] = 128; translucent[0] = 10; translucent[1] = 10; translucent[2] = 10
+        let withAlpha = PixelImage(width: width, height: height, pixels: translucent)!
+        await jpegCache.store(withAlpha, for: k)
+        #expect(await jpegCache.image(for: k) == withAlpha)
     }
 
     @Test func evictsLeastRecentlyUsedBeyondTheSizeLimit() async throws {

@@ -257,6 +257,39 @@ struct HostileHTTPServerTests {
         #expect(HTTPImageSource.seconds(9.3e18) == "9.3e+18 s" && HTTPImageSource.seconds(2.5) == "2.5 s")
     }
 
+    @Test func theFingerprintIsTheETagFromAHeadRequestAndChangesWithTheBytes() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/a.jpg": Data("first".utf8)])
+        defer { server.stop() }
+        let source = try source(server)
+        let first = try #require(await source.fingerprint(for: "a.jpg"))
+        #expect(first.hasPrefix("etag \""), "\(first)")
+        #expect(server.requestCount(for: "/a.jpg") == 1)
+        #expect(await source.fingerprint(for: "a.jpg") == first)
+        server.routes = ["/a.jpg": Data("edited".utf8)]
+        #expect(await source.fingerprint(for: "a.jpg") != first)
+        #expect(await source.fingerprint(for: "missing.jpg") == nil)
+    }
+
+    @Test func anHTMLFolderListingIsAnIndex() {
+        // What `python3 -m http.server` writes for a folder, with a subfolder, a text file and a query link.
+        let listing = """
+            <!DOCTYPE HTML>
+            <html lang="en"><head><title>Directory listing for /</title></head><body>
+            <ul>
+            <li><a href="a%20photo.jpg">a photo.jpg</a></li>
+            <li><a href="B.PNG">B.PNG</a></li>
+            <li><a href="notes.txt">notes.txt</a></li>
+            <li><a href="sub/">sub/</a></li>
+            <li><a href='c.jpeg'>c.jpeg</a></li>
+            <li><a href="?C=M;O=A">sort</a></li>
+            <li><a href="http://elsewhere/x.jpg">x</a></li>
+            <li><a href="a%20photo.jpg">again</a></li>
+            </ul></body></html>
+            """
+        #expect(HTTPImageSource.parseIndex(Data(listing.utf8)) == ["a photo.jpg", "B.PNG", "c.jpeg"])
+        #expect(HTTPImageSource.parseIndex(Data("one.jpg\n\n two.png \n".utf8)) == ["one.jpg", "two.png"])
+    }
+
     @Test func anAnswerCutShortSaysSo() async throws {
         let server = try LoopbackHTTPServer()
         server.hostile = ["/cut.jpg": .cutShort(body: Data(count: 100_000), sent: 1_000)]

@@ -51,7 +51,8 @@ struct LoaderStressTests {
             backing: Numbered.source(count: Self.imageCount),
             behavior: .init(latency: .zero ... .milliseconds(2), failureRate: 0.05, seed: 2015))
         let memoryLimit = MemoryImageCache.Limits(costLimit: 60 * 64, countLimit: 50)
-        let disk = try DiskImageCache(directory: temporaryDirectory(), sizeLimit: 120 * 200)
+        // Raw entries: the test tells pictures apart by exact colour, which a JPEG entry only approximates.
+        let disk = try DiskImageCache(directory: temporaryDirectory(), sizeLimit: 120 * 200, format: .raw)
         let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
                                  memoryCache: MemoryImageCache(limits: memoryLimit), diskCache: disk,
                                  configuration: .init(maximumConcurrentDecodes: 2, maximumConcurrentDownloads: 4,

@@ -52,7 +52,8 @@ struct LoaderTests {
     @Test func reportsWhereEachImageCameFrom() async throws {
         let directory = temporaryDirectory()
         let server = SimulatedImageServer(backing: Numbered.source(count: 3), behavior: .immediate)
-        let disk = try DiskImageCache(directory: directory)
+        // Raw entries: pictures are told apart by exact colour, which a JPEG entry only approximates.
+        let disk = try DiskImageCache(directory: directory, format: .raw)
         let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(), diskCache: disk)
         #expect(try await loader.image(for: Numbered.key(0)).origin == .network)
         #expect(try await loader.image(for: Numbered.key(0)).origin == .memory)
@@ -64,6 +65,46 @@ struct LoaderTests {
         let resized = try await loader.image(for: Numbered.key(0, side: 2))
         #expect(resized.origin == .disk && Numbered.shows(resized.image, 0))
         #expect(await loader.statistics.diskHits == 1)
+    }
+
+    @Test func aPictureEditedSinceItsThumbnailWasCachedIsDecodedAgain() async throws {
+        // One folder, one photo; a second launch (a new loader over the same disk cache) after the photo changed.
+        let photos = temporaryDirectory(), cache = temporaryDirectory()
+        let file = photos.appendingPathComponent(Numbered.id(0).rawValue)
+        try PixelImage(width: 8, height: 8, filledWith: (200, 10, 10, 255)).pngData()!.write(to: file)
+        let key = Numbered.key(0)
+        func launch() throws -> ImageLoader {
+            ImageLoader(source: FolderImageSource(directory: photos), decoder: PlatformImageDecoder(),
+                        diskCache: try DiskImageCache(directory: cache, format: .raw))
+        }
+        let first = try launch()
+        #expect(try await first.image(for: key).image.pixels.prefix(3) == [200, 10, 10])
+        await first.waitUntilIdle()
+        let second = try launch()
+        #expect(try await second.image(for: key).image.pixels.prefix(3) == [200, 10, 10])
+        let secondStats = await second.statistics
+        #expect(secondStats.diskHits == 1 && secondStats.decodes == 0)
+        // Edited: new bytes (and so a new size and modification time).
+        try PixelImage(width: 8, height: 8, filledWith: (10, 10, 200, 255)).pngData()!.write(to: file)
+        let third = try launch()
+        #expect(try await third.image(for: key).image.pixels.prefix(3) == [10, 10, 200])
+        let thirdStats = await third.statistics
+        #expect(thirdStats.diskHits == 0 && thirdStats.decodes == 1)
+        await third.waitUntilIdle()
+        let fourth = try launch()
+        #expect(try await fourth.image(for: key).image.pixels.prefix(3) == [10, 10, 200])
+        #expect(await fourth.statistics.diskHits == 1)
+    }
+
+    @Test func aCacheFolderThatCannotBeWrittenOnlyMeansNothingIsKept() async throws {
+        // The folder disappears under the cache (as a full or read-only disk, every write fails).
+        let cache = temporaryDirectory()
+        let loader = ImageLoader(source: Numbered.source(count: 3), decoder: PlatformImageDecoder(),
+                                 diskCache: try DiskImageCache(directory: cache))
+        try FileManager.default.removeItem(at: cache)
+        for n in 0..<3 { #expect(Numbered.shows(try await loader.image(for: Numbered.key(n)).image, n)) }
+        await loader.waitUntilIdle()
+        #expect(!FileManager.default.fileExists(atPath: cache.path))
     }
 
     @Test func urgentWorkNeverWaitsForADownloadSlot() async throws {

@@ -358,9 +358,12 @@ private final class Engine: @unchecked Sendable {
 
     private func respond(_ client: Int32, status: Int, reason: String, body: Data, includeBody: Bool,
                          extraHeaders: String = "") {
+        // A strong ETag of the body, as most servers send: what HTTPImageSource's fingerprint reads.
+        let tag = status == 200 ? "ETag: \"\(body.count)-\(String(UInt(bitPattern: body.hashValue), radix: 16))\"\r\n" : ""
         let head = "HTTP/1.1 \(status) \(reason)\r\n"
             + "Content-Length: \(body.count)\r\n"
             + "Content-Type: application/octet-stream\r\n"
+            + tag
             + extraHeaders
             + "Connection: close\r\n"
             + "\r\n"

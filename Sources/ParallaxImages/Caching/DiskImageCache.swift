@@ -4,10 +4,21 @@ import Foundation
 /// not again on the next launch: keyed by picture, pixel size and content
 /// mode, limited in total size with the least recently used evicted first.
 ///
-/// Every entry is written to a temporary file and then renamed into place,
-/// so a reader sees a whole entry or none; each carries its key and a
-/// 64-bit checksum of key and pixels, so a torn, truncated or corrupt file
-/// is detected on read, deleted, and never served.
+/// **Never stale.** Each entry also records the picture's fingerprint
+/// (``ImageSource/fingerprint(for:)``: a file's size and modification
+/// time, an HTTP `ETag`), and a lookup serves it only when the picture's
+/// current fingerprint matches: an edited photo is decoded again, and its
+/// new thumbnail replaces the old one in the same file.
+///
+/// **Never torn.** Every entry is written to a temporary file and then
+/// renamed over the old one (one atomic `rename(2)`), so a reader sees the
+/// old entry or the new one, whole; each carries its key and a 64-bit
+/// checksum of key and payload, so a truncated or corrupt file is detected
+/// on read, deleted, and never served. A folder that cannot be written (a
+/// full disk, a read-only folder) only means entries are not kept.
+///
+/// Pixels are stored as ``ThumbnailEntryFormat/default`` (JPEG for opaque
+/// thumbnails) unless the cache is opened with another format.
 ///
 /// **Shared by processes.** The folder itself is the index: a lookup reads
 /// the entry's file, whichever process wrote it. The size limit holds for
@@ -27,10 +38,11 @@ import Foundation
 /// lock, which a commit checks while holding the folder's lock, so an erase
 /// is never followed by a write prepared before it.
 ///
-/// File format (little-endian): magic `PKT1`, format version (1 byte),
-/// content mode (1 byte), 2 reserved bytes, width, height, key length and
-/// pixel length (4 bytes each), checksum (8 bytes), key bytes (UTF-8), then
-/// premultiplied RGBA pixels.
+/// File format (little-endian): magic `PKT1`, format version (1 byte, 2),
+/// content mode (1 byte), payload encoding (1 byte: 0 raw premultiplied
+/// RGBA, 1 JPEG), 1 reserved byte, width, height, key length and payload
+/// length (4 bytes each), checksum (8 bytes), key bytes (UTF-8: the key and
+/// the picture's fingerprint), then the payload.
 public final class DiskImageCache: Sendable {
     public enum CacheError: Error, Sendable, Hashable, CustomStringConvertible {
         case unusableDirectory(String)
@@ -40,7 +52,7 @@ public final class DiskImageCache: Sendable {
     }
 
     private static let magic: [UInt8] = Array("PKT1".utf8)
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
     private static let headerSize = 32
     private static let entryExtension = "pkthumb"
     private static let temporaryPrefix = ".tmp-"
@@ -53,6 +65,8 @@ public final class DiskImageCache: Sendable {
     public let directory: URL
     /// The most bytes the entries may take together.
     public let sizeLimit: Int
+    /// How pixels are stored.
+    public let format: ThumbnailEntryFormat
     private let erasures = Locked(0)
 
     /// How many times ``removeAll()`` has run in this process: a store
@@ -67,9 +81,10 @@ public final class DiskImageCache: Sendable {
     /// blocking step not on the I/O threads): open caches at start-up.
     /// - Throws: ``CacheError/unusableDirectory(_:)`` if the folder cannot
     ///   be created, is a file, or its lock file cannot be made.
-    public init(directory: URL, sizeLimit: Int = 150 * 1_048_576) throws(CacheError) {
+    public init(directory: URL, sizeLimit: Int = 150 * 1_048_576, format: ThumbnailEntryFormat = .default) throws(CacheError) {
         self.directory = directory
         self.sizeLimit = max(sizeLimit, 0)
+        self.format = format
         let fileManager = FileManager()
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
@@ -89,15 +104,19 @@ public final class DiskImageCache: Sendable {
 
     private var folder: Folder { Folder(directory: directory, limit: sizeLimit) }
 
-    /// The cached thumbnail for `key`, or `nil` if there is none or the entry
-    /// fails its checks (it is then deleted).
-    public func image(for key: ThumbnailKey) async -> PixelImage? {
+    /// The cached thumbnail for `key` of the picture whose fingerprint is
+    /// now `fingerprint`, or `nil` if there is none, it was made from
+    /// another version of the picture, or the entry fails its checks (it is
+    /// then deleted).
+    public func image(for key: ThumbnailKey, fingerprint: String = "") async -> PixelImage? {
         let folder = self.folder
         let name = Self.fileName(for: key)
         return await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
             let url = folder.directory.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url) else { return nil }
-            guard let image = Self.decode(data, expecting: key) else {
+            let entry = Self.decode(data, expecting: key, fingerprint: fingerprint)
+            if case .otherVersion = entry { return nil }         // left for the new version's store to replace
+            guard case .image(let image) = entry else {
                 // Bad on disk: remove it, unless a writer replaced it meanwhile.
                 _ = folder.withLock { if folder.size(of: name) == data.count { folder.remove(name) } }
                 return nil
@@ -107,18 +126,19 @@ public final class DiskImageCache: Sendable {
         }
     }
 
-    /// Stores `image` for `key` (atomically), then evicts the least recently
-    /// used entries if the folder went over the size limit. Failures to
+    /// Stores `image` for `key` of the picture version `fingerprint`
+    /// (atomically, replacing any older entry), then evicts the least
+    /// recently used entries if the folder went over the size limit. Failures to
     /// write are ignored: a cache that cannot store still answers
     /// correctly. With `generation`, the store happens only if
     /// ``removeAll()`` has not run since that generation was read (a late
     /// write must not refill an erased cache).
-    public func store(_ image: PixelImage, for key: ThumbnailKey, generation expected: Int? = nil) async {
+    public func store(_ image: PixelImage, for key: ThumbnailKey, fingerprint: String = "", generation expected: Int? = nil) async {
         let started = expected ?? generation
         guard started == generation else { return }
-        let folder = self.folder, name = Self.fileName(for: key), erasures = self.erasures
+        let folder = self.folder, name = Self.fileName(for: key), erasures = self.erasures, format = self.format
         await BlockingWorkQueue.fileIO.run {
-            let data = Self.encode(image, key: key)
+            let data = Self.encode(image, key: key, fingerprint: fingerprint, format: format)
             guard data.count <= folder.limit else { return }
             let temporary = folder.directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
             guard (try? data.write(to: temporary)) != nil else {
@@ -171,44 +191,63 @@ public final class DiskImageCache: Sendable {
 
     // MARK: Entries
 
-    static func encode(_ image: PixelImage, key: ThumbnailKey) -> Data {
-        let keyBytes = Array(keyText(key).utf8)
-        var data = Data(capacity: headerSize + keyBytes.count + image.byteCount)
+    static func encode(_ image: PixelImage, key: ThumbnailKey, fingerprint: String = "",
+                       format: ThumbnailEntryFormat = .default) -> Data {
+        let keyBytes = Array(keyText(key, fingerprint: fingerprint).utf8)
+        let (encoding, payload) = format.encode(image)
+        var data = Data(capacity: headerSize + keyBytes.count + payload.count)
         data.append(contentsOf: magic)
         data.append(version)
         data.append(key.size.mode == .fill ? 0 : 1)
-        data.append(contentsOf: [0, 0])
-        for value in [image.width, image.height, keyBytes.count, image.byteCount] {
+        data.append(contentsOf: [encoding.rawValue, 0])
+        for value in [image.width, image.height, keyBytes.count, payload.count] {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) }
         }
-        let checksum = fnv1a64(keyBytes, image.pixels)
+        let checksum = fnv1a64(keyBytes, payload)
         withUnsafeBytes(of: checksum.littleEndian) { data.append(contentsOf: $0) }
         data.append(contentsOf: keyBytes)
-        data.append(contentsOf: image.pixels)
+        data.append(contentsOf: payload)
         return data
     }
 
-    static func decode(_ data: Data, expecting key: ThumbnailKey) -> PixelImage? {
+    /// What an entry file holds, read against the key and fingerprint wanted.
+    enum Entry {
+        case image(PixelImage)
+        /// A whole, valid entry for the key, made from another version of the picture.
+        case otherVersion
+        /// Torn, truncated, corrupt, or not an entry for this key.
+        case invalid
+    }
+
+    static func decode(_ data: Data, expecting key: ThumbnailKey, fingerprint: String = "") -> Entry {
         let bytes = [UInt8](data)
-        guard bytes.count >= headerSize, Array(bytes[0..<4]) == magic, bytes[4] == version else { return nil }
+        guard bytes.count >= headerSize, Array(bytes[0..<4]) == magic, bytes[4] == version,
+              let encoding = ThumbnailEntryFormat.Encoding(rawValue: bytes[6]) else { return .invalid }
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        let width = u32(8), height = u32(12), keyLength = u32(16), pixelLength = u32(20)
+        let width = u32(8), height = u32(12), keyLength = u32(16), payloadLength = u32(20)
         var checksum: UInt64 = 0
         for i in 0..<8 { checksum |= UInt64(bytes[24 + i]) << (8 * UInt64(i)) }
         // Sizes come from the file: check them without trusting them (no overflow, no allocation).
-        guard bytes.count == headerSize + keyLength + pixelLength, width > 0, height > 0,
+        guard bytes.count == headerSize + keyLength + payloadLength, width > 0, height > 0,
               width <= ThumbnailSize.maximumSide, height <= ThumbnailSize.maximumSide,
-              pixelLength == width * height * 4,
-              key.size.mode == .fit || (width == key.size.width && height == key.size.height) else { return nil }
+              encoding != .raw || payloadLength == width * height * 4,
+              key.size.mode == .fit || (width == key.size.width && height == key.size.height) else { return .invalid }
         let keyBytes = Array(bytes[headerSize..<(headerSize + keyLength)])
-        guard keyBytes == Array(keyText(key).utf8) else { return nil }
-        let pixels = Array(bytes[(headerSize + keyLength)...])
-        guard fnv1a64(keyBytes, pixels) == checksum else { return nil }
-        return PixelImage(width: width, height: height, pixels: pixels)
+        let payload = Array(bytes[(headerSize + keyLength)...])
+        guard fnv1a64(keyBytes, payload) == checksum else { return .invalid }
+        guard keyBytes == Array(keyText(key, fingerprint: fingerprint).utf8) else {
+            return keyBytes.starts(with: Array((keyText(key) + "\u{0}").utf8)) ? .otherVersion : .invalid
+        }
+        guard let image = ThumbnailEntryFormat.decode(payload, encoding: encoding, width: width, height: height) else {
+            return .invalid
+        }
+        return .image(image)
     }
 
-    private static func keyText(_ key: ThumbnailKey) -> String {
-        "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
+    /// The key as stored (with the picture's fingerprint when given).
+    private static func keyText(_ key: ThumbnailKey, fingerprint: String? = nil) -> String {
+        let text = "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
+        return fingerprint.map { text + "\u{0}" + $0 } ?? text
     }
 
     /// The folder's files and its lock, for one operation at a time. Every

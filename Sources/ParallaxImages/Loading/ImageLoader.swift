@@ -171,6 +171,8 @@ public actor ImageLoader {
     private struct Output: Sendable {
         var loaded: LoadedImage
         var wasDecoded: Bool
+        /// The picture's fingerprint when the disk cache may keep the thumbnail.
+        var fingerprint: String?
     }
 
     /// The decoded thumbnails in memory; surfaces may read it directly.
@@ -447,11 +449,29 @@ public actor ImageLoader {
 
     /// Everything between the memory cache and the result. Runs off the actor.
     private nonisolated func run(_ key: ThumbnailKey, job: UInt64) async -> Result<Output, ImageLoadingError> {
-        if let diskCache, let image = await diskCache.image(for: key) {
-            return .success(Output(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false))
-        }
-        guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
         let local = await source.isStoredLocally(key.id)
+        var grant: Grant?
+        // The disk cache serves a thumbnail only of the picture as it is now; a source that cannot tell
+        // its version (no fingerprint) goes without it. Asking a remote source is a request of its own
+        // (an HTTP HEAD), so it takes the download slot the download would take, and keeps it for that.
+        var fingerprint: String?
+        if let diskCache {
+            if !local {
+                guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
+                grant = downloadGrant
+            }
+            fingerprint = await source.fingerprint(for: key.id)
+            if let fingerprint, let image = await diskCache.image(for: key, fingerprint: fingerprint) {
+                if let grant { await release(.download, grant) }
+                return .success(Output(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
+                                       fingerprint: fingerprint))
+            }
+        }
+        if grant == nil {
+            guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
+            grant = downloadGrant
+        }
+        guard let downloadGrant = grant else { return .failure(.cancelled) }
         let fetchTime = startStopwatch()
         let fetched: Result<Data, ImageSourceError>
         do throws(ImageSourceError) {
@@ -481,7 +501,7 @@ public actor ImageLoader {
         switch decoded {
         case .success(let thumbnail):
             let loaded = LoadedImage(key: key, image: thumbnail.image, origin: local ? .disk : .network)
-            return .success(Output(loaded: loaded, wasDecoded: true))
+            return .success(Output(loaded: loaded, wasDecoded: true, fingerprint: fingerprint))
         case .failure(let error):
             return .failure(.decoding(error))
         }
@@ -539,12 +559,12 @@ public actor ImageLoader {
             }
             guard job.epoch == epoch else { return }
             memoryCache.insert(output.loaded.image, for: key)
-            if let diskCache, output.wasDecoded {
+            if let diskCache, output.wasDecoded, let fingerprint = output.fingerprint {
                 stats.pendingDiskWrites += 1
                 let jobEpoch = job.epoch, image = output.loaded.image, generation = diskCache.generation
                 Task.detached(priority: .utility) {
                     if await self.isCurrent(jobEpoch) {
-                        await diskCache.store(image, for: key, generation: generation)
+                        await diskCache.store(image, for: key, fingerprint: fingerprint, generation: generation)
                     }
                     await self.diskWriteFinished()
                 }

@@ -69,6 +69,26 @@ public struct FolderImageSource: ImageSource {
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
 
+    /// The file's size, modification time (to the nanosecond) and inode: an
+    /// edit, a replacement or a `touch` changes it. One `stat`, on the
+    /// pipeline's file threads.
+    public func fingerprint(for id: ImageID) async -> String? {
+        guard !id.rawValue.contains("/"), id.rawValue != "..", id.rawValue != ".", !id.rawValue.isEmpty else { return nil }
+        let path = directory.appendingPathComponent(id.rawValue).path
+        return await BlockingWorkQueue.fileIO.run { Self.fingerprint(ofFileAt: path) }
+    }
+
+    static func fingerprint(ofFileAt path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return "file \(status.st_size) \(time.tv_sec).\(time.tv_nsec) \(status.st_ino)"
+    }
+
     /// Reads the picture at `path`, checking its type, size and first bytes
     /// before reading the rest.
     static func readPicture(at path: String, id: ImageID, limit: Int) -> Result<Data, ImageSourceError> {
@@ -179,4 +199,11 @@ public struct InMemoryImageSource: ImageSource {
     }
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
+
+    /// A checksum of the bytes held (computed on each call: these sets are small).
+    public func fingerprint(for id: ImageID) async -> String? {
+        guard let position = index[id] else { return nil }
+        let data = images[position].data
+        return "memory \(data.count) " + String(fnv1a64([UInt8](data)), radix: 16)
+    }
 }

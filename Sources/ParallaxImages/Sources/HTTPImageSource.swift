@@ -7,7 +7,9 @@ import FoundationNetworking
 /// picture's bytes live at `baseURL/<name>`.
 ///
 /// `GET baseURL/indexPath` returns the names, one per line (blank lines
-/// and surrounding whitespace are ignored). `GET baseURL/<id>` returns the
+/// and surrounding whitespace are ignored), or an HTML folder listing
+/// (`indexPath: ""` with `python3 -m http.server`, nginx's `autoindex` and
+/// the like), whose JPEG and PNG links are taken. `GET baseURL/<id>` returns the
 /// encoded bytes of `id`; the id is percent-encoded as a single path
 /// component, so a `/`, `?`, `#` or space in a name never changes which
 /// URL is asked for.
@@ -60,7 +62,8 @@ public struct HTTPImageSource: ImageSource {
 
     /// - Parameters:
     ///   - baseURL: The folder on the server; a missing trailing `/` is implied.
-    ///   - indexPath: The index file, relative to `baseURL`.
+    ///   - indexPath: The index file, relative to `baseURL`; `""` for the
+    ///     server's listing of the folder itself.
     ///   - timeout: Seconds one attempt may take; a positive, finite number.
     ///   - maximumAttempts: Attempts per request, the first one included;
     ///     values below 1 count as 1.
@@ -105,7 +108,7 @@ public struct HTTPImageSource: ImageSource {
         }
         let body: Data
         do {
-            body = try await fetch(url)
+            body = try await fetch(url).body
         } catch {
             switch error {
             case .cancelled:
@@ -128,7 +131,7 @@ public struct HTTPImageSource: ImageSource {
             throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")
         }
         do {
-            return try await fetch(url)
+            return try await fetch(url).body
         } catch {
             switch error {
             case .cancelled:
@@ -146,6 +149,22 @@ public struct HTTPImageSource: ImageSource {
     }
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
+
+    /// The picture's `ETag` (or, without one, its `Last-Modified` and
+    /// `Content-Length`), from a `HEAD` request with this source's deadline
+    /// and retries; `nil` if the server gives neither or cannot be reached.
+    public func fingerprint(for id: ImageID) async -> String? {
+        guard let url = url(for: id) else { return nil }
+        return try? await fetch(url, method: "HEAD").validator
+    }
+
+    /// What identifies the version of an answer's body: its strong or weak
+    /// `ETag`, else its `Last-Modified` with its length.
+    static func validator(of response: HTTPURLResponse) -> String? {
+        if let tag = response.value(forHTTPHeaderField: "ETag"), !tag.isEmpty { return "etag \(tag)" }
+        guard let modified = response.value(forHTTPHeaderField: "Last-Modified"), !modified.isEmpty else { return nil }
+        return "modified \(modified) length \(response.value(forHTTPHeaderField: "Content-Length") ?? "?")"
+    }
 
     // MARK: URLs and the index
 
@@ -174,15 +193,42 @@ public struct HTTPImageSource: ImageSource {
         return components.url
     }
 
-    /// The names in an index file: one per line, trimmed, blank lines
-    /// skipped. Bytes that are not UTF-8 are replaced rather than rejected.
+    /// The names in an index: a text file of one name per line (trimmed,
+    /// blank lines skipped), or an HTML folder listing such as
+    /// `python3 -m http.server` and most web servers write, whose links to
+    /// JPEG and PNG files in the same folder are taken, in order. Bytes
+    /// that are not UTF-8 are replaced rather than rejected.
     static func parseIndex(_ body: Data) -> [ImageID] {
         var text = String(decoding: body, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let opening = text.prefix(512).lowercased()
+        if opening.contains("<!doctype html") || opening.contains("<html") { return parseListing(text) }
         return text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .map { ImageID($0) }
+    }
+
+    /// The pictures an HTML folder listing links to: `href` values that
+    /// name a file in the folder itself (no scheme, no slash, no query) with
+    /// a JPEG or PNG extension, percent-decoded, each once.
+    static func parseListing(_ html: String) -> [ImageID] {
+        var names: [ImageID] = [], seen: Set<String> = []
+        var rest = html[...]
+        while let range = rest.range(of: "href=", options: .caseInsensitive) {
+            rest = rest[range.upperBound...]
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+            rest = rest.dropFirst()
+            guard let end = rest.firstIndex(of: quote) else { break }
+            let link = String(rest[..<end])
+            rest = rest[end...]
+            guard !link.contains("/"), !link.contains(":"), !link.contains("?"), !link.hasPrefix("#"),
+                  let name = link.removingPercentEncoding, !name.isEmpty,
+                  FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()),
+                  seen.insert(name).inserted else { continue }
+            names.append(ImageID(name))
+        }
+        return names
     }
 
     // MARK: Transfer with retries
@@ -204,12 +250,12 @@ public struct HTTPImageSource: ImageSource {
         maximumAttempts == 1 ? "1 attempt" : "\(maximumAttempts) attempts"
     }
 
-    /// GETs `url`, retrying transport errors and retryable statuses with
-    /// exponential backoff (or the server's `Retry-After`). Returns the body
-    /// of the first 2xx answer.
-    func fetch(_ url: URL) async throws(FetchFailure) -> Data {
+    /// GETs (or HEADs) `url`, retrying transport errors and retryable
+    /// statuses with exponential backoff (or the server's `Retry-After`).
+    /// Returns the first 2xx answer.
+    func fetch(_ url: URL, method: String = "GET") async throws(FetchFailure) -> Reply {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        request.httpMethod = "GET"
+        request.httpMethod = method
         // Foundation's own (idle) timeout is only a backstop; the deadline
         // in `Transfers` is the real one (see `foundationTimeout`).
         request.timeoutInterval = Self.foundationTimeout(timeout)
@@ -233,7 +279,7 @@ public struct HTTPImageSource: ImageSource {
                 if Task.isCancelled { throw .cancelled }
                 continue
             }
-            guard let status = reply.status, !(200..<300).contains(status) else { return reply.body }
+            guard let status = reply.status, !(200..<300).contains(status) else { return reply }
             guard Self.isRetryable(status) else { throw .status(status) }
             lastFailure = "HTTP \(status)"
             if let retryAfter = reply.retryAfter, attempt < maximumAttempts {
@@ -272,6 +318,8 @@ public struct HTTPImageSource: ImageSource {
         var status: Int?
         /// The `Retry-After` of the answer, in seconds from now.
         var retryAfter: TimeInterval?
+        /// The version of the body (``HTTPImageSource/validator(of:)``).
+        var validator: String?
     }
 
     /// The longest wait this source can express, in seconds (about 31

@@ -86,6 +86,8 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// One attempt: what has arrived, and who waits for the outcome.
     private final class Transfer: @unchecked Sendable {
         let limit: Int
+        /// A HEAD request: the answer's `Content-Length` describes a body that never comes.
+        let expectsNoBody: Bool
         private let lock = NSLock()
         private var body = Data()
         private var expected: Int64?
@@ -95,7 +97,10 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private var continuation: CheckedContinuation<HTTPImageSource.Reply, any Error>?
         private var early: Result<HTTPImageSource.Reply, HTTPAttemptFailure>?
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, expectsNoBody: Bool) {
+            self.limit = limit
+            self.expectsNoBody = expectsNoBody
+        }
 
         func wait(_ continuation: CheckedContinuation<HTTPImageSource.Reply, any Error>) {
             lock.lock()
@@ -131,6 +136,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             self.response = response as? HTTPURLResponse
+            guard !expectsNoBody else { return nil }
             let length = response.expectedContentLength
             expected = length >= 0 ? length : nil
             if let length = expected, length > Int64(limit) { return .tooLarge(declared: length, limit: limit) }
@@ -174,7 +180,8 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             }
             if short { return .failure(.cutShort(received: body.count, expected: expected)) }
             let retryAfter = response?.value(forHTTPHeaderField: "Retry-After").flatMap { HTTPImageSource.retryAfterSeconds($0) }
-            return .success(HTTPImageSource.Reply(body: body, status: response?.statusCode, retryAfter: retryAfter))
+            return .success(HTTPImageSource.Reply(body: body, status: response?.statusCode, retryAfter: retryAfter,
+                                                  validator: response.flatMap(HTTPImageSource.validator(of:))))
         }
     }
 
@@ -183,7 +190,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval,
              maximumBodySize: Int) async throws(HTTPAttemptFailure) -> HTTPImageSource.Reply {
         let task = session.dataTask(with: request)
-        let transfer = Transfer(limit: maximumBodySize)
+        let transfer = Transfer(limit: maximumBodySize, expectsNoBody: request.httpMethod == "HEAD")
         register(transfer, for: task.taskIdentifier)
         defer { register(nil, for: task.taskIdentifier) }
         do {

@@ -59,4 +59,15 @@ public protocol ImageSource: Sendable {
     /// quick: a surface shows a black placeholder rather than an
     /// illustration while such an image decodes (RolfHendriks' UICollectionView-Demo).
     func isStoredLocally(_ id: ImageID) async -> Bool
+    /// A short text that changes whenever the bytes of `id` do: a file's
+    /// size and modification time, an HTTP `ETag` or `Last-Modified`. The
+    /// disk cache keeps it with each thumbnail and serves a thumbnail only
+    /// while it still matches, so an edited photo is never shown stale.
+    /// `nil` when the source cannot tell cheaply (or the picture is gone):
+    /// the disk cache is then skipped for it. The default is `nil`.
+    func fingerprint(for id: ImageID) async -> String?
+}
+
+extension ImageSource {
+    public func fingerprint(for id: ImageID) async -> String? { nil }
 }

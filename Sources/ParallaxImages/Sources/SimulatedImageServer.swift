@@ -87,6 +87,10 @@ public actor SimulatedImageServer: ImageSource {
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { downloaded.contains(id) }
 
+    /// The backing source's fingerprint, at once: the simulated server's
+    /// listing carries it, as a manifest would, so it costs no round trip.
+    public func fingerprint(for id: ImageID) async -> String? { await backing.fingerprint(for: id) }
+
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         let startEpoch = epoch
         if downloaded.contains(id) {
