@@ -99,8 +99,11 @@ public final class GalleryModel {
                                   ordering: loading == .arrivalOrder ? .arrival : .priority)
     }
 
+    /// - Parameter diskCache: Where thumbnails are kept between launches
+    ///   (``GalleryCache``); `nil` keeps them in memory only.
     public init(library: PhotoLibrary, settings: GallerySettings, viewportSize: CGSize,
-                loading: Loading = .standard, loaderConfiguration: ImageLoader.Configuration? = nil) {
+                loading: Loading = .standard, loaderConfiguration: ImageLoader.Configuration? = nil,
+                diskCache: DiskImageCache? = nil) {
         self.loading = loading
         self.settings = settings
         self.library = library
@@ -110,6 +113,7 @@ public final class GalleryModel {
             behavior: .init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
         self.loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
                                   memoryCache: MemoryImageCache(limits: .init(costLimit: Self.memoryCacheLimit)),
+                                  diskCache: diskCache,
                                   configuration: loaderConfiguration ?? Self.loaderConfiguration(for: loading))
         self.requests = ImageRequests(loader: loader, source: server, fadeDuration: Self.fadeDuration,
                                       resizeBehavior: .showsPlaceholder)

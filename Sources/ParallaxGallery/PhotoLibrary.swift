@@ -34,6 +34,20 @@ public struct PhotoLibrary: Sendable {
         return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)")
     }
 
+    /// The photos of an HTTP server, through ``HTTPImageSource``: `url`
+    /// names a folder the server lists (`python3 -m http.server`, nginx's
+    /// autoindex), or a `.txt` index of names beside the photos. The list
+    /// itself is fetched when the gallery starts; a server that cannot be
+    /// reached is shown as a message in the window.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` for settings the
+    ///   source refuses (none with these defaults).
+    public static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
+        let isIndexFile = url.pathExtension.lowercased() == "txt"
+        let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
+                                         indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
+        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
+    }
+
     /// Generated pictures, when no photo folder can be used.
     public static func synthetic(count: Int = 60, width: Int = 1200, height: Int = 900) -> PhotoLibrary {
         let images = (0..<count).map { index in

@@ -21,19 +21,53 @@ import ParallaxImages
 public enum SessionBenchmark {
     /// One session's set-up.
     public struct Scenario: Sendable, Hashable {
+        /// Where the photos come from.
+        public enum Source: String, Sendable, Hashable {
+            /// The photo folder, through the simulated server (with `latency`).
+            case folder
+            /// A real HTTP server on loopback (`python3 -m http.server` over the photo folder).
+            case httpServer
+        }
+
+        /// What the thumbnail disk cache holds when the session starts.
+        public enum Cache: String, Sendable, Hashable {
+            /// No disk cache.
+            case none
+            /// An empty disk cache, filled as the session goes (a first launch).
+            case cold
+            /// The disk cache a cold session filled, under a new model (a second launch).
+            case warm
+        }
+
         public var layout: GalleryLayout
         public var latency: LatencyPreset
         /// ParallaxKit's scheduling, or the first-come-first-served baseline.
         public var followsViewport: Bool
+        public var source: Source
+        public var cache: Cache
 
-        public init(layout: GalleryLayout, latency: LatencyPreset, followsViewport: Bool) {
+        public init(layout: GalleryLayout, latency: LatencyPreset, followsViewport: Bool,
+                    source: Source = .folder, cache: Cache = .none) {
             self.layout = layout
             self.latency = latency
             self.followsViewport = followsViewport
+            self.source = source
+            self.cache = cache
         }
 
         public var name: String {
-            "\(layout.rawValue), \(latency == .none ? "photos on disk" : "a slow server (\(latency.rangeText) per photo)"), \(followsViewport ? "ParallaxKit" : "baseline")"
+            let origin: String
+            switch source {
+            case .folder: origin = latency == .none ? "photos on disk" : "a slow server (\(latency.rangeText) per photo)"
+            case .httpServer: origin = "HTTP server (loopback)"
+            }
+            let cacheText: String
+            switch cache {
+            case .none: cacheText = ""
+            case .cold: cacheText = ", first launch (cache filling)"
+            case .warm: cacheText = ", second launch (from the disk cache)"
+            }
+            return "\(layout.rawValue), \(origin)\(cacheText), \(followsViewport ? "ParallaxKit" : "baseline")"
         }
     }
 
@@ -103,9 +137,29 @@ public enum SessionBenchmark {
     /// How long to wait for a full screen before giving up on it.
     public nonisolated static let fillTimeLimit = 15.0
 
-    /// Runs `scenario` over `photos` photos made by repeating `library`'s.
+    /// Runs `scenario` twice over one new disk cache: first as a first
+    /// launch (``Scenario/Cache/cold``, the cache filling), then, with a
+    /// new model, as a second launch (``Scenario/Cache/warm``).
+    public static func runFirstAndSecondLaunch(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
+                                               size: CGSize = CGSize(width: 1280, height: 800),
+                                               script: Script = .standard) async throws -> [Figures] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-session-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var figures: [Figures] = []
+        for cache in [Scenario.Cache.cold, .warm] {
+            var launch = scenario
+            launch.cache = cache
+            let disk = try DiskImageCache(directory: directory, sizeLimit: GalleryCache.sizeLimit)
+            figures.append(try await run(launch, library: library, photos: photos, size: size, script: script, diskCache: disk))
+        }
+        return figures
+    }
+
+    /// Runs `scenario` over `photos` photos made by repeating `library`'s,
+    /// with `diskCache` (if any) behind the loader.
     public static func run(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
-                           size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard) async throws -> Figures {
+                           size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard,
+                           diskCache: DiskImageCache? = nil) async throws -> Figures {
         let repeated = PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
                                     credits: library.credits, description: "\(photos) photos")
         var settings = GallerySettings()
@@ -117,7 +171,7 @@ public enum SessionBenchmark {
         headless.renderer.showsHUD = false
         PeakMemory.reset()
         let model = GalleryModel(library: repeated, settings: settings, viewportSize: size,
-                                 loading: scenario.followsViewport ? .standard : .arrivalOrder)
+                                 loading: scenario.followsViewport ? .standard : .arrivalOrder, diskCache: diskCache)
         var session = Session(model: model, headless: headless)
         await model.loadPhotoList()
         let end = model.scroll.bounds.upperBound
@@ -137,6 +191,8 @@ public enum SessionBenchmark {
             await session.waitForFullScreen(event: "jump to the \(jump.name)")
             await session.dwell(script.dwell)
         }
+        // The cache's writes are part of a first launch; the next launch must find them.
+        await model.loader.waitUntilIdle()
         let decodes = await model.loader.statistics.decodes
         let sorted = session.workTimes.sorted()
         func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }

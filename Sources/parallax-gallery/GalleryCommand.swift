@@ -9,7 +9,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax-gallery",
         abstract: "A photo gallery with depth, window and layered parallax (SDL2).",
-        subcommands: [Run.self, Render.self, Bench.self, Session.self],
+        subcommands: [Run.self, Render.self, Bench.self, Session.self, CacheFormats.self],
         defaultSubcommand: Run.self
     )
 }
@@ -61,6 +61,42 @@ struct SharedOptions: ParsableArguments {
     @Flag(help: "Show generated pictures instead of photos.")
     var generated = false
 
+    @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex) or that holds an index.txt.")
+    var server: String?
+
+    @Option(help: "The folder thumbnails are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery).")
+    var cache: String?
+
+    @Flag(help: "Keep no thumbnails on disk.")
+    var noCache = false
+
+    /// The server's URL, checked: http or https, with a host.
+    func serverURL() throws -> URL? {
+        guard let server else { return nil }
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              let host = url.host, !host.isEmpty else {
+            throw ValidationError("--server must be an http:// or https:// URL with a host, not \(server)")
+        }
+        return url
+    }
+
+    /// The thumbnail cache for a gallery a person uses (not the benchmarks): `nil` with `--no-cache`,
+    /// or when the folder cannot be used, which is said once on standard error.
+    func diskCache() -> DiskImageCache? {
+        guard !noCache else { return nil }
+        guard let directory = cache.map({ URL(fileURLWithPath: $0) }) ?? GalleryCache.defaultDirectory() else {
+            FileHandle.standardError.write(Data("parallax-gallery: no home folder for the thumbnail cache; thumbnails will not be kept (--cache DIR sets one)\n".utf8))
+            return nil
+        }
+        switch GalleryCache.open(directory) {
+        case .success(let cache):
+            return cache
+        case .failure(let error):
+            FileHandle.standardError.write(Data("parallax-gallery: \(error); photos still show, but thumbnails will not be kept between launches\n".utf8))
+            return nil
+        }
+    }
+
     func settings(defaultLatency: LatencyPreset) throws -> GallerySettings {
         var settings = GallerySettings()
         guard let layout = GalleryLayout(rawValue: layout) else { throw ValidationError("--layout must be grid or list") }
@@ -83,6 +119,11 @@ struct SharedOptions: ParsableArguments {
     /// so every subcommand refuses them before any work.
     func validate() throws {
         _ = try settings(defaultLatency: .none)
+        _ = try serverURL()
+        if server != nil, photos != nil || generated {
+            throw ValidationError("--server cannot be combined with --photos or --generated")
+        }
+        if noCache, cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
     }
 
     /// Refuses `path`, given to `option`, when it cannot be written (see
@@ -97,6 +138,14 @@ struct SharedOptions: ParsableArguments {
     /// generated pictures with a clear message, so the gallery still runs.
     func library() async -> PhotoLibrary {
         if generated { return PhotoLibrary.synthetic() }
+        if let url = try? serverURL() {
+            do {
+                return try PhotoLibrary.server(url)
+            } catch {
+                FileHandle.standardError.write(Data("parallax-gallery: \(error); showing generated pictures instead\n".utf8))
+                return PhotoLibrary.synthetic()
+            }
+        }
         let folder = photos.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".cache/photos")
         do {
@@ -124,10 +173,11 @@ struct Run: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let settings = try options.settings(defaultLatency: .seed)
+        // A real server brings its own latency; the simulated one adds none to it.
+        let settings = try options.settings(defaultLatency: options.server == nil ? .seed : .none)
         let size = options.size
         let library = await options.library()
-        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: options.diskCache())
         do {
             try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots)).run()
         } catch {
@@ -242,6 +292,31 @@ struct Bench: AsyncParsableCommand {
     }
 }
 
+struct CacheFormats: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache-formats",
+        abstract: "Bytes on disk and read-back time of a grid thumbnail in each disk cache format, and in the freedesktop.org store's.")
+
+    @OptionGroup var options: SharedOptions
+
+    @Option(help: "Markdown file to write the results into (its cache-format-benchmarks section); its folder must exist.")
+    var out: String?
+
+    func validate() throws {
+        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+    }
+
+    @MainActor
+    func run() async throws {
+        let results = try await CacheFormatBenchmark.run(library: await options.library(), size: options.size)
+        for row in results.rows {
+            print(String(format: "%@: %.0f bytes, read %.3f ms, PSNR %.1f / %.1f dB", row.name, row.bytesPerEntry,
+                         row.readSeconds * 1000, row.meanPSNR, row.minimumPSNR))
+        }
+        if let out { try WriteFailure.reporting(out) { try results.write(into: URL(fileURLWithPath: out)) } }
+    }
+}
+
 struct Session: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "What the user sees while scrolling: blank tiles, time to a full screen and hitches, at the display's pace.")
@@ -262,11 +337,17 @@ struct Session: AsyncParsableCommand {
     @Flag(help: "Skip the first-come-first-served baseline.")
     var noBaseline = false
 
+    @Option(help: "Launches to measure with the thumbnail disk cache, comma-separated: disk (first and second launch over the photo folder), http (the same over python3 -m http.server on loopback), or none.")
+    var launches: String = "disk,http"
+
     @Option(help: "Markdown file to write the results into (its session-benchmarks section); its folder must exist.")
     var out: String?
 
     func validate() throws {
         if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+        for name in launches.split(separator: ",") where !["disk", "http", "none"].contains(name) {
+            throw ValidationError("--launches takes disk, http and none, not \(name)")
+        }
     }
 
     @MainActor
@@ -287,6 +368,32 @@ struct Session: AsyncParsableCommand {
                 for followsViewport in noBaseline ? [true] : [true, false] {
                     let scenario = SessionBenchmark.Scenario(layout: layout, latency: latency, followsViewport: followsViewport)
                     let result = try await SessionBenchmark.run(scenario, library: library, photos: count, size: size)
+                    print(result.summary)
+                    figures.append(result)
+                }
+            }
+        }
+        // A first and a second launch with the thumbnail cache, over the folder and over a real HTTP server.
+        let wanted = Set(launches.split(separator: ",").map(String.init))
+        var sources: [(SessionBenchmark.Scenario.Source, PhotoLibrary)] = []
+        if wanted.contains("disk") { sources.append((.folder, library)) }
+        var server: LocalHTTPServer?
+        if wanted.contains("http") {
+            let folder = URL(fileURLWithPath: options.photos ?? ".cache/photos")
+            do {
+                let started = try LocalHTTPServer(serving: folder)
+                server = started
+                sources.append((.httpServer, try PhotoLibrary.server(started.url)))
+            } catch {
+                print("parallax-gallery: the HTTP sessions are left out: \(error)")
+            }
+        }
+        defer { server?.stop() }
+        for (source, sourceLibrary) in sources {
+            for layout in layoutList {
+                let scenario = SessionBenchmark.Scenario(layout: layout, latency: .none, followsViewport: true, source: source)
+                for result in try await SessionBenchmark.runFirstAndSecondLaunch(scenario, library: sourceLibrary,
+                                                                                  photos: count, size: size) {
                     print(result.summary)
                     figures.append(result)
                 }

@@ -1,0 +1,147 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import ParallaxImages
+import Testing
+@testable import ParallaxGallery
+
+/// A folder of `count` generated photos (PNG, each its own colours), for a
+/// server or a folder source.
+func photoFolder(count: Int) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-photos-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for index in 0..<count {
+        try SyntheticPhotos.landscape(index: index, width: 640, height: 480)
+            .write(to: folder.appendingPathComponent(String(format: "photo %02d.png", index)))
+    }
+    return folder
+}
+
+@Suite("The gallery over a real HTTP server, and with thumbnails kept on disk", .serialized)
+@MainActor
+struct ServerAndCacheTests {
+    static let size = CGSize(width: 390, height: 844)
+
+    var settings: GallerySettings {
+        var settings = GallerySettings()
+        settings.latency = .none
+        return settings
+    }
+
+    /// Every cell on screen shows its picture (and none failed).
+    func allVisibleShowPhotos(_ model: GalleryModel) -> Bool {
+        !model.cells.isEmpty && model.cells.allSatisfy { $0.image != nil && $0.failure == nil }
+    }
+
+    @Test func theGalleryShowsThePhotosOfPython3HTTPServer() async throws {
+        let folder = try photoFolder(count: 12)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try LocalHTTPServer(serving: folder)
+        defer { server.stop() }
+        let model = GalleryModel(library: try PhotoLibrary.server(server.url), settings: settings, viewportSize: Self.size)
+        await model.loadPhotoList()
+        #expect(model.status == nil)
+        #expect(model.photos.map(\.rawValue) == (0..<12).map { String(format: "photo %02d.png", $0) })
+        await model.settle(at: 0)
+        #expect(allVisibleShowPhotos(model))
+        // The pixels are the photos': the top-left cell shows photo 0 as decoded straight from its file.
+        let first = try #require(model.cells.first { $0.item == 0 })
+        let key = try #require(first.imageKey)
+        let expected = try CodecImageDecoder().thumbnail(from: Data(contentsOf: folder.appendingPathComponent("photo 00.png")),
+                                                         size: key.size).image
+        #expect(first.image == expected)
+    }
+
+    @Test func aServerThatIsNotThereIsAMessageNotACrash() async throws {
+        let folder = try photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try LocalHTTPServer(serving: folder)
+        let url = server.url
+        server.stop()
+        let model = GalleryModel(library: try PhotoLibrary.server(url), settings: settings, viewportSize: Self.size)
+        await model.loadPhotoList()
+        #expect(model.photos.isEmpty)
+        #expect(model.status?.hasPrefix("The photos could not be listed") == true, "\(model.status ?? "")")
+    }
+
+    @Test func aSecondLaunchShowsThePhotosFromTheDiskCacheWithoutDecoding() async throws {
+        let folder = try photoFolder(count: 30)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cache-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: cache)
+        }
+        let library = try await PhotoLibrary.folder(folder)
+        func launch() async throws -> GalleryModel {
+            let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size,
+                                     diskCache: try DiskImageCache(directory: cache))
+            await model.loadPhotoList()
+            await model.settle(at: 0)
+            await model.loader.waitUntilIdle()
+            return model
+        }
+        let first = try await launch()
+        #expect(allVisibleShowPhotos(first))
+        let visible = first.cells.count
+        #expect(await first.loader.statistics.decodes >= visible)
+        let second = try await launch()
+        #expect(allVisibleShowPhotos(second))
+        let stats = await second.loader.statistics
+        #expect(stats.decodes == 0 && stats.diskHits >= visible, "\(stats)")
+        // What the second launch shows is what the first decoded (JPEG entries: within a rounding of it).
+        for (a, b) in zip(first.cells, second.cells) {
+            let (x, y) = (try #require(a.image), try #require(b.image))
+            #expect(CacheFormatBenchmark.psnr(x, y) > 35, "item \(a.item)")
+        }
+
+        // Corrupt every entry, as a crash or a bad disk could: a third launch decodes again and shows photos.
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache.path) where name.hasSuffix(".pkthumb") {
+            try Data(repeating: 0x5A, count: 100).write(to: cache.appendingPathComponent(name))
+        }
+        let third = try await launch()
+        #expect(allVisibleShowPhotos(third))
+        #expect(await third.loader.statistics.decodes >= visible)
+    }
+
+    @Test func twoGalleriesOnOneCacheFolderBothShowPhotos() async throws {
+        // As two processes would: each its own DiskImageCache, both writing the same folder at once.
+        let folder = try photoFolder(count: 24)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cache-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: cache)
+        }
+        let library = try await PhotoLibrary.folder(folder)
+        let models = try (0..<2).map { _ in
+            GalleryModel(library: library, settings: settings, viewportSize: Self.size, diskCache: try DiskImageCache(directory: cache))
+        }
+        for model in models { await model.loadPhotoList() }
+        for model in models { await model.settle(at: 0) }
+        for model in models {
+            await model.loader.waitUntilIdle()
+            #expect(allVisibleShowPhotos(model))
+        }
+        let reader = try DiskImageCache(directory: cache)
+        #expect(await reader.count >= models[0].cells.count)
+    }
+
+    @Test func theCacheFolderFollowsTheXDGBaseDirectorySpecification() {
+        #expect(GalleryCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/var/cache/me", "HOME": "/home/me"])?.path
+                == "/var/cache/me/parallax-gallery")
+        #expect(GalleryCache.defaultDirectory(environment: ["HOME": "/home/me"])?.path == "/home/me/.cache/parallax-gallery")
+        // Empty or relative: ignored, as the specification says.
+        #expect(GalleryCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "cache", "HOME": "/home/me"])?.path
+                == "/home/me/.cache/parallax-gallery")
+        #expect(GalleryCache.defaultDirectory(environment: [:]) == nil)
+        // A folder that cannot be one: the gallery runs without a cache and says why.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-not-a-folder-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard case .failure(let error) = GalleryCache.open(file) else {
+            Issue.record("a file opened as a cache folder")
+            return
+        }
+        #expect(error.description.contains("is a file"))
+    }
+}
+#endif
