@@ -30,7 +30,8 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 echo "fuzz: building the Swift target"
 flags=(--package-path Fuzz --scratch-path "$BUILD/swift" --sanitize=fuzzer --sanitize=address
        -Xcc -fsanitize=undefined -Xlinker -fuse-ld=lld)
-swift build "${flags[@]}" 2>&1 | grep -v "ld.gold: warning" || true
+swift build "${flags[@]}" > "$BUILD/swift-build.log" 2>&1 \
+    || { grep -v "ld.gold: warning" "$BUILD/swift-build.log" | tail -30; echo "fuzz: the Swift target does not build" >&2; exit 1; }
 swift_bin="$(swift build "${flags[@]}" --show-bin-path)"
 
 status=0

@@ -52,12 +52,14 @@ static void pk_png_free(png_structp png, png_voidp pointer) {
 
 typedef struct {
     jmp_buf jump;
+    char text[200];            // always filled, so the status never depends on the caller's buffer
     char *message;
     size_t capacity;
 } pk_png_failure;
 
 static void pk_png_error(png_structp png, png_const_charp text) {
     pk_png_failure *failure = png_get_error_ptr(png);
+    snprintf(failure->text, sizeof failure->text, "%s", text);
     if (failure->message && failure->capacity > 0) snprintf(failure->message, failure->capacity, "%s", text);
     longjmp(failure->jump, 1);
 }
@@ -125,7 +127,7 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
                            char *message, size_t message_capacity) {
     if (!data || size == 0 || !info) return PK_ERROR_ARGUMENT;
     if (message && message_capacity > 0) message[0] = 0;
-    pk_png_failure failure = { .message = message, .capacity = message_capacity };
+    pk_png_failure failure = { .text = "", .message = message, .capacity = message_capacity };
     pk_png_memory memory = { .used = 0, .peak = 0, .limit = 16u << 20 };
     pk_png_input input = { .data = data, .size = size, .offset = 0 };
     png_structp png;
@@ -133,7 +135,7 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
     if (!pk_png_create(&failure, &memory, &png, &png_info)) return PK_ERROR_NO_MEMORY;
     if (setjmp(failure.jump)) {
         png_destroy_read_struct(&png, &png_info, NULL);
-        return pk_png_status(message ? message : "");
+        return pk_png_status(failure.text);
     }
     pk_png_start(png, png_info, &input);
     info->width = (int)png_get_image_width(png, png_info);
@@ -160,7 +162,8 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
                              size_t *peak_memory, char *message, size_t message_capacity) {
     if (!data || size == 0 || !sink) return PK_ERROR_ARGUMENT;
     if (message && message_capacity > 0) message[0] = 0;
-    pk_png_failure failure = { .message = message, .capacity = message_capacity };
+    pk_png_failure failure = { .text = "", .message = message, .capacity = message_capacity };
+    // Changed between setjmp and longjmp and read after: volatile access keeps it well defined.
     pk_png_memory memory = { .used = 0, .peak = 0, .limit = max_memory };
     pk_png_input input = { .data = data, .size = size, .offset = 0 };
     png_structp png;
@@ -169,9 +172,9 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
     png_bytep volatile row = NULL;
     if (setjmp(failure.jump)) {
         if (row) png_free(png, row);
-        if (peak_memory) *peak_memory = memory.peak;
+        if (peak_memory) *peak_memory = ((volatile pk_png_memory *)&memory)->peak;
         png_destroy_read_struct(&png, &info, NULL);
-        return pk_png_status(message ? message : "");
+        return pk_png_status(failure.text);
     }
     pk_png_start(png, info, &input);
     int width = (int)png_get_image_width(png, info);

@@ -37,8 +37,8 @@ public enum CacheFormatBenchmark {
         // The thumbnail size the grid asks for, from the gallery itself.
         let model = GalleryModel(library: library, settings: GallerySettings(), viewportSize: size)
         await model.loadPhotoList()
-        model.update(now: 0)
-        guard let thumbnailSize = model.cells.first?.imageKey?.size else {
+        await model.settle(at: 0)                                // a cell knows its key once its picture shows
+        guard let thumbnailSize = model.cells.first(where: { $0.imageKey != nil })?.imageKey?.size else {
             throw Failure(reason: "the gallery shows no photo to measure")
         }
         let ids = try await library.source.imageIDs()

@@ -33,6 +33,13 @@ public struct RepeatingImageSource: ImageSource {
         return await base.fingerprint(for: original)
     }
 
+    public var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
+
+    public func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.versionedData(for: original)
+    }
+
     /// The base picture a repeated id shows.
     private static func original(of id: ImageID) -> ImageID? {
         guard let separator = id.rawValue.range(of: "__") else { return nil }

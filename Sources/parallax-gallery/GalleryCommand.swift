@@ -64,10 +64,10 @@ struct SharedOptions: ParsableArguments {
     @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex) or that holds an index.txt.")
     var server: String?
 
-    @Option(help: "The folder thumbnails are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery).")
+    @Option(help: "The window only: the folder thumbnails are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery). Render and benchmarks keep none.")
     var cache: String?
 
-    @Flag(help: "Keep no thumbnails on disk.")
+    @Flag(help: "The window only: keep no thumbnails on disk.")
     var noCache = false
 
     /// The server's URL, checked: http or https, with a host.
@@ -374,7 +374,12 @@ struct Session: AsyncParsableCommand {
             }
         }
         // A first and a second launch with the thumbnail cache, over the folder and over a real HTTP server.
-        let wanted = Set(launches.split(separator: ",").map(String.init))
+        var wanted = Set(launches.split(separator: ",").map(String.init))
+        if options.server != nil || options.generated, !wanted.subtracting(["none"]).isEmpty {
+            // Both launch sessions compare the photo folder with the same folder served over HTTP.
+            print("parallax-gallery: the launch sessions need the photo folder; left out with --server or --generated")
+            wanted = []
+        }
         var sources: [(SessionBenchmark.Scenario.Source, PhotoLibrary)] = []
         if wanted.contains("disk") { sources.append((.folder, library)) }
         var server: LocalHTTPServer?

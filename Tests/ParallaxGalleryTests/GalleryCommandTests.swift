@@ -42,6 +42,8 @@ enum GalleryExecutable {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
+        // Never the developer's own thumbnail cache: a window run keeps thumbnails by default.
+        env["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe(), err = Pipe()
@@ -93,6 +95,10 @@ struct GalleryCommandTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("one.png").path))
         let bad = try GalleryExecutable.run(["render", "--size", "0x0"], in: directory)
         #expect(bad.status == 64)
+        let ftp = try GalleryExecutable.run(["--server", "ftp://photos.example/"], in: directory)
+        #expect(ftp.status == 64 && ftp.errors.contains("--server must be an http:// or https:// URL with a host"), "\(ftp.errors)")
+        let both = try GalleryExecutable.run(["--cache", "x", "--no-cache"], in: directory)
+        #expect(both.status == 64 && both.errors.contains("--cache and --no-cache contradict each other"), "\(both.errors)")
         #expect(bad.firstError == "Error: The value '0x0' is invalid for '--size <size>': out of range; "
                     + "expected WIDTHxHEIGHT, each side a whole number of pixels in 64…8192, e.g. 1280x800.")
         let effect = try GalleryExecutable.run(["render", "--effect", "sparkle"], in: directory)

@@ -116,13 +116,22 @@ struct ServerAndCacheTests {
             GalleryModel(library: library, settings: settings, viewportSize: Self.size, diskCache: try DiskImageCache(directory: cache))
         }
         for model in models { await model.loadPhotoList() }
-        for model in models { await model.settle(at: 0) }
+        // Both at once: their loads, decodes and cache commits interleave on the shared folder.
+        async let first: Void = models[0].settle(at: 0)
+        async let second: Void = models[1].settle(at: 0)
+        _ = await (first, second)
         for model in models {
             await model.loader.waitUntilIdle()
             #expect(allVisibleShowPhotos(model))
         }
         let reader = try DiskImageCache(directory: cache)
         #expect(await reader.count >= models[0].cells.count)
+        // Every entry either process wrote reads back whole.
+        for cell in models[0].cells {
+            let key = try #require(cell.imageKey)
+            let fingerprint = try #require(await library.source.fingerprint(for: cell.id))
+            #expect(await reader.image(for: key, fingerprint: fingerprint) != nil, "item \(cell.item)")
+        }
     }
 
     @Test func theCacheFolderFollowsTheXDGBaseDirectorySpecification() {

@@ -60,7 +60,8 @@ struct XvfbWindowTests {
         let app = Process()
         let executable: URL = try #require(GalleryExecutable.url, "build the package first")
         app.executableURL = executable
-        app.arguments = ["run", "--size", "800x600", "--latency", "none", "--screenshots", shots.path]
+        app.arguments = ["run", "--size", "800x600", "--latency", "none", "--screenshots", shots.path,
+                         "--cache", directory.appendingPathComponent("thumbnails").path]    // not the user's cache
         app.currentDirectoryURL = GalleryExecutable.repository          // the fetched photos, if there
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display

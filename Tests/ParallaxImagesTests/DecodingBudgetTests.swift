@@ -136,10 +136,18 @@ struct DecodingBudgetTests {
             }
         }
         #expect(peak.withLock { $0 } <= 1_000 && budget.reservedBytes == 0)
-        // A decoder's reservation is released when it ends, whether it succeeds or fails.
-        let decoder = CodecImageDecoder(memoryBudget: budget)
-        _ = try? decoder.thumbnail(from: Data([0xFF, 0xD8, 0xFF, 0xE0]), size: try ThumbnailSize(width: 4, height: 4))
-        #expect(budget.reservedBytes == 0)
+        // A decoder's reservation is released when it ends, whether it succeeds or fails inside it (a file cut
+        // in half fails in the codec, holding its reservation).
+        let roomy = DecodingMemoryBudget(byteLimit: 64 << 20)
+        var lenient = DecodingOptions()
+        lenient.requiresCompleteFile = false
+        let decoder = CodecImageDecoder(options: lenient, memoryBudget: roomy)
+        let jpeg = TestImages.jpeg(width: 256, height: 256) { x, y in (UInt8(x), UInt8(y), 9) }
+        let size = try ThumbnailSize(width: 64, height: 64)
+        #expect(throws: ImageDecodingError.self) { try decoder.thumbnail(from: jpeg.prefix(jpeg.count / 2), size: size) }
+        #expect(roomy.reservedBytes == 0)
+        _ = try decoder.thumbnail(from: jpeg, size: size)
+        #expect(roomy.reservedBytes == 0)
     }
 
     @Test func aProgressiveJPEGWithMoreScansThanAllowedIsRefused() throws {

@@ -84,8 +84,8 @@ struct LoaderTests {
         #expect(try await second.image(for: key).image.pixels.prefix(3) == [200, 10, 10])
         let secondStats = await second.statistics
         #expect(secondStats.diskHits == 1 && secondStats.decodes == 0)
-        // Edited: new bytes (and so a new size and modification time).
-        try PixelImage(width: 8, height: 8, filledWith: (10, 10, 200, 255)).pngData()!.write(to: file)
+        // Edited, as editors save: a new file renamed over the old one (a new inode, whatever the clock says).
+        try PixelImage(width: 8, height: 8, filledWith: (10, 10, 200, 255)).pngData()!.write(to: file, options: .atomic)
         let third = try launch()
         #expect(try await third.image(for: key).image.pixels.prefix(3) == [10, 10, 200])
         let thirdStats = await third.statistics

@@ -4,8 +4,10 @@ import ParallaxHosting
 import ParallaxImages
 
 /// Where the gallery's photos come from: the photos bundled with the app,
-/// served through a simulated server (random latency, per-photo, as in seed
-/// 003's demo) and loaded by the pipeline with ImageIO's thumbnail path.
+/// served through a simulated server (random latency per photo, as in
+/// RolfHendriks' UICollectionView-Demo) and loaded by the pipeline with
+/// ImageIO's thumbnail path. Thumbnails are kept on disk in the app's
+/// Caches folder, so a second launch shows them without decoding.
 @MainActor
 final class PhotoStore {
     let server: SimulatedImageServer
@@ -18,8 +20,15 @@ final class PhotoStore {
         let folder = photoFolder ?? URL(fileURLWithPath: "/nonexistent")
         server = SimulatedImageServer(backing: FolderImageSource(directory: folder),
                                       behavior: .init(latency: latency, seed: 3))
-        loader = ImageLoader(source: server, decoder: ImageIODecoder())
+        loader = ImageLoader(source: server, decoder: ImageIODecoder(), diskCache: Self.thumbnailCache())
         requests = ImageRequests(loader: loader, source: server)
+    }
+
+    /// The thumbnail cache in Caches/Thumbnails (the system may empty it when
+    /// space runs low, which only costs decodes); `nil` if it cannot be made.
+    static func thumbnailCache() -> DiskImageCache? {
+        guard let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else { return nil }
+        return try? DiskImageCache(directory: caches.appendingPathComponent("Thumbnails", isDirectory: true))
     }
 
     /// Lists the photos; on failure the gallery shows `problem` instead.

@@ -109,9 +109,12 @@ public final class DiskImageCache: Sendable {
     /// another version of the picture, or the entry fails its checks (it is
     /// then deleted).
     public func image(for key: ThumbnailKey, fingerprint: String = "") async -> PixelImage? {
-        let folder = self.folder
+        let folder = self.folder, erasures = self.erasures
         let name = Self.fileName(for: key)
+        let started = generation
         return await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+            // An erase that starts while this reads (a reload) must not be answered with what it erased.
+            guard erasures.withLock({ $0 }) == started else { return nil }
             let url = folder.directory.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url) else { return nil }
             let entry = Self.decode(data, expecting: key, fingerprint: fingerprint)
@@ -121,6 +124,7 @@ public final class DiskImageCache: Sendable {
                 _ = folder.withLock { if folder.size(of: name) == data.count { folder.remove(name) } }
                 return nil
             }
+            guard erasures.withLock({ $0 }) == started else { return nil }
             folder.stamp(name)                                   // its last use, for every process's eviction
             return image
         }

@@ -53,14 +53,27 @@ public enum ThumbnailEntryFormat: Sendable, Hashable, CustomStringConvertible {
             guard payload.count == width * height * 4 else { return nil }
             return PixelImage(width: width, height: height, pixels: payload)
         case .jpeg:
-            // The thumbnail path at exactly the stored size: a one-to-one decode, no resampling.
-            guard let size = try? ThumbnailSize(width: width, height: height),
-                  let decoded = try? PlatformImageDecoder(options: DecodingOptions(usesScaledDecoding: false))
-                    .thumbnail(from: Data(payload), size: size),
+            // The thumbnail path at exactly the stored size (`.fit` into its own box: a one-to-one copy, no
+            // resampling), with smooth chroma, as the encoder's 4:2:0 chroma asks for.
+            guard let size = try? ThumbnailSize(width: width, height: height, mode: .fit),
+                  let decoded = try? entryDecoder.thumbnail(from: Data(payload), size: size),
                   decoded.image.width == width, decoded.image.height == height else { return nil }
             return decoded.image
         }
     }
+
+    /// The decoder of JPEG entries. On Linux it has a budget of its own: an
+    /// entry is at most a thumbnail, and a cache read on the file threads
+    /// must never wait behind the large photo decodes the shared budget
+    /// holds back.
+    private static let entryDecoder: PlatformImageDecoder = {
+        let options = DecodingOptions(usesScaledDecoding: false, usesSmoothUpsampling: true)
+        #if canImport(CParallaxCodecs)
+        return CodecImageDecoder(options: options, memoryBudget: DecodingMemoryBudget(byteLimit: 1 << 30))
+        #else
+        return PlatformImageDecoder(options: options)
+        #endif
+    }()
 
     private static func isOpaque(_ image: PixelImage) -> Bool {
         image.pixels.withUnsafeBufferPointer { pixels in

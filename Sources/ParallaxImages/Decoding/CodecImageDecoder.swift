@@ -11,9 +11,11 @@ import Foundation
 /// the shared ``DecodingMemoryBudget``. The codec then hands over one row
 /// at a time (a JPEG at the smallest DCT scale, 1/8 to 1, that still
 /// covers the thumbnail; a PNG's rows, Adam7 passes included) straight into
-/// an area resampler, so peak memory is the thumbnail plus one row,
+/// an area resampler, so peak memory is the thumbnail plus one row, plus,
+/// for a progressive JPEG, the coefficients libjpeg keeps for every block,
 /// whatever size the header claims. Progressive JPEGs stop after the scans
-/// the scaled decode needs; rows below the crop are never decoded.
+/// the scaled decode needs; a baseline JPEG or non-interlaced PNG stops at
+/// the last row the crop needs.
 ///
 /// Colour policy: pixels are shown as stored, taken to be sRGB (`gAMA`,
 /// `cHRM`, `iCCP` and ICC profiles are not applied, as Pillow does not);
@@ -86,7 +88,7 @@ public struct CodecImageDecoder: ImageDecoding {
             let status = pk_jpeg_decode_rows(
                 bytes.baseAddress, bytes.count, Int32(denominator), Int32(options.progressiveMissingBits ?? -1),
                 Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
-                options.usesSmoothUpsampling ? 1 : 0, options.maximumDecodeBytes - resamplerBytes,
+                options.usesSmoothUpsampling ? 1 : 0, codecBytes,
                 Self.rowSink, Unmanaged.passUnretained(resampler).toOpaque(), nil, &damaged, &message, message.count)
             try check(status, message)
             if damaged != 0, options.requiresCompleteFile {

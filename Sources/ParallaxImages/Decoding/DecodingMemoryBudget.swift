@@ -24,8 +24,11 @@ public final class DecodingMemoryBudget: @unchecked Sendable {
     /// The most bytes all decodes may hold together.
     public let byteLimit: Int
     private let condition = NSCondition()
-    // Guarded by `condition`.
+    // Guarded by `condition`. Reservations are served first come, first served (a ticket each), so a
+    // large decode is never passed over for ever by a stream of small ones.
     private var reserved = 0
+    private var nextTicket: UInt64 = 0
+    private var serving: UInt64 = 0
 
     /// A budget of `byteLimit` bytes (at least 1).
     public init(byteLimit: Int) {
@@ -39,16 +42,20 @@ public final class DecodingMemoryBudget: @unchecked Sendable {
         return reserved
     }
 
-    /// Runs `body` holding `bytes` of the budget, first waiting until they
-    /// are free.
+    /// Runs `body` holding `bytes` of the budget, first waiting (in turn,
+    /// first come first served) until they are free.
     /// - Throws: ``ImageDecodingError/overBudget(needed:budget:)`` if
     ///   `bytes` exceeds the whole budget.
     func withReservation<Result>(of bytes: Int, _ body: () throws(ImageDecodingError) -> Result) throws(ImageDecodingError) -> Result {
         let bytes = max(bytes, 0)
         guard bytes <= byteLimit else { throw .overBudget(needed: bytes, budget: byteLimit) }
         condition.lock()
-        while reserved + bytes > byteLimit { condition.wait() }
+        let ticket = nextTicket
+        nextTicket += 1
+        while ticket != serving || bytes > byteLimit - reserved { condition.wait() }
         reserved += bytes
+        serving += 1
+        condition.broadcast()                                    // the next ticket may fit too
         condition.unlock()
         defer {
             condition.lock()

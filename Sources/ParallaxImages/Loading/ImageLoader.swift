@@ -452,11 +452,11 @@ public actor ImageLoader {
         let local = await source.isStoredLocally(key.id)
         var grant: Grant?
         // The disk cache serves a thumbnail only of the picture as it is now; a source that cannot tell
-        // its version (no fingerprint) goes without it. Asking a remote source is a request of its own
-        // (an HTTP HEAD), so it takes the download slot the download would take, and keeps it for that.
+        // its version (no fingerprint) goes without it. Where asking is a request of its own (an HTTP
+        // HEAD), it takes the download slot the download would take, and keeps it for that.
         var fingerprint: String?
         if let diskCache {
-            if !local {
+            if !local, source.fingerprintNeedsRequest {
                 guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
                 grant = downloadGrant
             }
@@ -473,9 +473,9 @@ public actor ImageLoader {
         }
         guard let downloadGrant = grant else { return .failure(.cancelled) }
         let fetchTime = startStopwatch()
-        let fetched: Result<Data, ImageSourceError>
+        let fetched: Result<(data: Data, fingerprint: String?), ImageSourceError>
         do throws(ImageSourceError) {
-            fetched = .success(try await source.data(for: key.id))
+            fetched = .success(try await source.versionedData(for: key.id))
         } catch {
             fetched = .failure(error)
         }
@@ -483,8 +483,12 @@ public actor ImageLoader {
         await release(.download, downloadGrant)
         let data: Data
         switch fetched {
-        case .success(let bytes): data = bytes
-        case .failure(let error): return .failure(error == .cancelled ? .cancelled : .source(error))
+        case .success(let answer):
+            data = answer.data
+            // The thumbnail is filed under the version of the bytes it is made from.
+            if diskCache != nil, let exact = answer.fingerprint { fingerprint = exact }
+        case .failure(let error):
+            return .failure(error == .cancelled ? .cancelled : .source(error))
         }
         guard let decodeGrant = await acquire(.decode, for: key, job: job) else { return .failure(.cancelled) }
         let decoder = self.decoder

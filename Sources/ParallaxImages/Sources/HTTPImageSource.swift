@@ -127,11 +127,18 @@ public struct HTTPImageSource: ImageSource {
     }
 
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        try await versionedData(for: id).data
+    }
+
+    /// The bytes of `id` with the `ETag` (or `Last-Modified`) of the very
+    /// answer that brought them.
+    public func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
         guard let url = url(for: id) else {
             throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")
         }
         do {
-            return try await fetch(url).body
+            let reply = try await fetch(url)
+            return (reply.body, reply.validator)
         } catch {
             switch error {
             case .cancelled:
@@ -151,12 +158,16 @@ public struct HTTPImageSource: ImageSource {
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
 
     /// The picture's `ETag` (or, without one, its `Last-Modified` and
-    /// `Content-Length`), from a `HEAD` request with this source's deadline
-    /// and retries; `nil` if the server gives neither or cannot be reached.
+    /// `Content-Length`), from one `HEAD` request with this source's
+    /// deadline and no retry (a failure only means the disk cache is
+    /// skipped, and the download that follows retries); `nil` if the server
+    /// gives neither or cannot be reached.
     public func fingerprint(for id: ImageID) async -> String? {
         guard let url = url(for: id) else { return nil }
-        return try? await fetch(url, method: "HEAD").validator
+        return try? await fetch(url, method: "HEAD", attempts: 1).validator
     }
+
+    public var fingerprintNeedsRequest: Bool { true }
 
     /// What identifies the version of an answer's body: its strong or weak
     /// `ETag`, else its `Last-Modified` with its length.
@@ -210,18 +221,22 @@ public struct HTTPImageSource: ImageSource {
     }
 
     /// The pictures an HTML folder listing links to: `href` values that
-    /// name a file in the folder itself (no scheme, no slash, no query) with
-    /// a JPEG or PNG extension, percent-decoded, each once.
+    /// name a file in the folder itself (relative, optionally `./`; no
+    /// scheme, subfolder or query) with a JPEG or PNG extension, with HTML
+    /// character references and percent-escapes decoded, each once.
     static func parseListing(_ html: String) -> [ImageID] {
         var names: [ImageID] = [], seen: Set<String> = []
         var rest = html[...]
-        while let range = rest.range(of: "href=", options: .caseInsensitive) {
-            rest = rest[range.upperBound...]
+        while let range = rest.range(of: "href", options: .caseInsensitive) {
+            rest = rest[range.upperBound...].drop(while: \.isWhitespace)
+            guard rest.first == "=" else { continue }
+            rest = rest.dropFirst().drop(while: \.isWhitespace)
             guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
             rest = rest.dropFirst()
             guard let end = rest.firstIndex(of: quote) else { break }
-            let link = String(rest[..<end])
+            var link = decodingCharacterReferences(String(rest[..<end]))
             rest = rest[end...]
+            if link.hasPrefix("./") { link.removeFirst(2) }
             guard !link.contains("/"), !link.contains(":"), !link.contains("?"), !link.hasPrefix("#"),
                   let name = link.removingPercentEncoding, !name.isEmpty,
                   FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()),
@@ -229,6 +244,40 @@ public struct HTTPImageSource: ImageSource {
             names.append(ImageID(name))
         }
         return names
+    }
+
+    /// `text` with HTML's character references decoded: the five named ones
+    /// listings use (`&amp;` and the like) and numeric ones (`&#39;`, `&#x27;`).
+    static func decodingCharacterReferences(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+        var result = "", rest = text[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            guard let semicolon = rest[afterAmpersand...].prefix(10).firstIndex(of: ";") else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+                continue
+            }
+            let entity = String(rest[afterAmpersand..<semicolon])
+            var decoded: String?
+            if let value = named[entity] {
+                decoded = value
+            } else if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                decoded = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            } else if entity.hasPrefix("#") {
+                decoded = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            }
+            if let decoded {
+                result += decoded
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+            }
+        }
+        return result + rest
     }
 
     // MARK: Transfer with retries
@@ -253,7 +302,8 @@ public struct HTTPImageSource: ImageSource {
     /// GETs (or HEADs) `url`, retrying transport errors and retryable
     /// statuses with exponential backoff (or the server's `Retry-After`).
     /// Returns the first 2xx answer.
-    func fetch(_ url: URL, method: String = "GET") async throws(FetchFailure) -> Reply {
+    func fetch(_ url: URL, method: String = "GET", attempts: Int? = nil) async throws(FetchFailure) -> Reply {
+        let maximumAttempts = max(1, attempts ?? self.maximumAttempts)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         request.httpMethod = method
         // Foundation's own (idle) timeout is only a backstop; the deadline

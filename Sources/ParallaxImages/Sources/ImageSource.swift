@@ -66,8 +66,24 @@ public protocol ImageSource: Sendable {
     /// `nil` when the source cannot tell cheaply (or the picture is gone):
     /// the disk cache is then skipped for it. The default is `nil`.
     func fingerprint(for id: ImageID) async -> String?
+    /// Whether ``fingerprint(for:)`` asks a server (an HTTP `HEAD`): the
+    /// loader then gives it a download slot, as it would a download. `false`
+    /// by default (a `stat`, a manifest).
+    var fingerprintNeedsRequest: Bool { get }
+    /// The bytes of `id`, with the fingerprint of exactly those bytes when
+    /// the transfer says it (an HTTP answer's `ETag`), so the disk cache
+    /// files a thumbnail under the version it was made from even if the
+    /// picture changed since ``fingerprint(for:)`` was asked. The default
+    /// returns ``data(for:)`` and `nil` (the earlier fingerprint stands).
+    func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?)
 }
 
 extension ImageSource {
     public func fingerprint(for id: ImageID) async -> String? { nil }
+
+    public var fingerprintNeedsRequest: Bool { false }
+
+    public func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
+        (try await data(for: id), nil)
+    }
 }

@@ -91,12 +91,19 @@ public actor SimulatedImageServer: ImageSource {
     /// listing carries it, as a manifest would, so it costs no round trip.
     public func fingerprint(for id: ImageID) async -> String? { await backing.fingerprint(for: id) }
 
+    public nonisolated var fingerprintNeedsRequest: Bool { backing.fingerprintNeedsRequest }
+
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        try await versionedData(for: id).data
+    }
+
+    /// The backing source's bytes (and their fingerprint, if it gives one), delayed and failed as the behaviour says.
+    public func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
         let startEpoch = epoch
         if downloaded.contains(id) {
             await Task.yield()                   // the simulated disk: asynchronous, but at once
             guard epoch == startEpoch else { throw .erased(id) }
-            return try await backing.data(for: id)
+            return try await backing.versionedData(for: id)
         }
         let attempt = downloadCounts[id, default: 0]
         downloadCounts[id] = attempt + 1
@@ -108,8 +115,8 @@ public actor SimulatedImageServer: ImageSource {
         let fails = Double(draw.next() >> 11) / Double(1 << 53) < behavior.failureRate
         let low = behavior.latency.lowerBound, high = behavior.latency.upperBound
         var delay = low + (high - low) * unit
-        let data = try await backing.data(for: id)
-        if let bandwidth = behavior.bandwidth { delay += .seconds(Double(data.count) / Double(bandwidth)) }
+        let fetched = try await backing.versionedData(for: id)
+        if let bandwidth = behavior.bandwidth { delay += .seconds(Double(fetched.data.count) / Double(bandwidth)) }
         if delay > .zero {
             do { try await sleep(delay) } catch { throw .cancelled }
         } else {
@@ -118,7 +125,7 @@ public actor SimulatedImageServer: ImageSource {
         guard epoch == startEpoch else { throw .erased(id) }
         if fails { throw .simulatedFailure(id) }
         downloaded.insert(id)
-        return data
+        return fetched
     }
 
     /// Forgets every download: each picture downloads again, with a new delay.
