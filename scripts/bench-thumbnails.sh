@@ -31,3 +31,4 @@ PHOTO_CACHE="$PHOTOS" scripts/fetch-photos.sh
 "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark
 BIN="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)"
 "$BIN/thumbnail-benchmark" --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md" "$@"
+"$BIN/thumbnail-benchmark" --headers --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md"

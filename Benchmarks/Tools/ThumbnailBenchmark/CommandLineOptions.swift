@@ -4,6 +4,8 @@
 enum Invocation {
     /// `--photos DIR --out FILE [--runs N]`: the benchmark.
     case benchmark(BenchmarkOptions)
+    /// `--headers --photos DIR --out FILE`: the header probe against thumbnail decodes.
+    case headers(BenchmarkOptions)
     /// `--child MODE FILE…` / `--child-reference MODE FILE…` (hidden): one
     /// measured process's work.
     case child(DecoderPath, arguments: [String])
@@ -24,6 +26,8 @@ enum Invocation {
           --photos DIR   the photo folder (scripts/fetch-photos.sh: .cache/photos)
           --out FILE     the Markdown file to update (BENCHMARKS.md)
           --runs N       runs of every measurement; medians are reported (default 3)
+          --headers      instead: how fast each photo's header (size, orientation) is read,
+                         beside its thumbnail decode (its own section of FILE)
 
         Exits 0 whether or not the targets are met; non-zero only when it cannot run.
         """
@@ -40,12 +44,14 @@ enum Invocation {
         default:
             break
         }
-        var photos: String?, out: String?, runs = 3
+        var photos: String?, out: String?, runs = 3, headers = false
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
             switch flag {
             case "-h", "--help":
                 return .help
+            case "--headers":
+                headers = true
             case "--photos", "--out", "--runs":
                 guard let value = remaining.popFirst() else { throw .setup("\(flag) needs a value\n\n\(usage)") }
                 if flag == "--photos" { photos = value }
@@ -59,7 +65,8 @@ enum Invocation {
             }
         }
         guard let photos, let out else { throw .setup("--photos and --out are required\n\n\(usage)") }
-        return .benchmark(BenchmarkOptions(photos: photos, out: out, runs: runs))
+        let options = BenchmarkOptions(photos: photos, out: out, runs: runs)
+        return headers ? .headers(options) : .benchmark(options)
     }
 }
 

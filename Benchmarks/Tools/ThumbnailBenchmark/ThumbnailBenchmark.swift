@@ -21,6 +21,9 @@ enum ThumbnailBenchmark {
             case .benchmark(let options):
                 try BenchmarkRun(options: options).run()
                 status = 0
+            case .headers(let options):
+                try HeaderBenchmark(options: options).run()
+                status = 0
             }
         } catch {
             FileHandle.standardError.write(Data("thumbnail-benchmark: \(error)\n".utf8))

@@ -69,6 +69,45 @@ public struct FolderImageSource: ImageSource {
 
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
 
+    /// The header of picture `id` (format, size as shown, orientation),
+    /// read from the file's first bytes only: 64 KB, then more (up to 1 MB)
+    /// only if the frame header lies further in, behind large metadata.
+    /// - Throws: ``ImageSourceError/notFound(_:)``, or
+    ///   ``ImageSourceError/unreadable(_:_:)`` saying why the header cannot
+    ///   be read.
+    public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        guard !id.rawValue.contains("/"), id.rawValue != "..", id.rawValue != ".", !id.rawValue.isEmpty else {
+            throw .notFound(id)
+        }
+        let path = directory.appendingPathComponent(id.rawValue).path
+        let read = await BlockingWorkQueue.fileIO.run { Self.readHeader(at: path, id: id) }
+        switch read {
+        case .success(let header): return header
+        case .failure(let error): throw error
+        }
+    }
+
+    static func readHeader(at path: String, id: ImageID) -> Result<ImageHeader, ImageSourceError> {
+        guard FileKind(path: path) == .regular else {
+            let kind = FileKind(path: path)
+            return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable(id, "cannot be opened")) }
+        defer { try? handle.close() }
+        var bytes = Data()
+        for step in [64 << 10, 192 << 10, 768 << 10] {
+            guard let more = try? handle.read(upToCount: step) else { return .failure(.unreadable(id, "cannot be read")) }
+            bytes.append(more)
+            do throws(ImageDecodingError) {
+                if let header = try ImageHeader.read(from: bytes) { return .success(header) }
+            } catch {
+                return .failure(.unreadable(id, "has no readable header: \(error)"))
+            }
+            if more.count < step { return .failure(.unreadable(id, "ends before its frame header (\(bytes.count) bytes)")) }
+        }
+        return .failure(.unreadable(id, "has no frame header in its first megabyte"))
+    }
+
     /// The file's size, modification time (to the nanosecond) and inode: an
     /// edit, a replacement or a `touch` changes it. One `stat`, on the
     /// pipeline's file threads.

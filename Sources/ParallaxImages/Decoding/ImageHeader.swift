@@ -1,0 +1,103 @@
+import Foundation
+
+/// What a picture's first bytes say about it: its format, its pixel size
+/// and its EXIF orientation, read without decoding a pixel. Layouts that
+/// need each photo's shape before its pixels (a quilt, a waterfall) read
+/// this for every photo as the list arrives.
+///
+/// A JPEG's size is in its start-of-frame segment (SOF0–SOF15, after any
+/// APPn segments, where an Exif APP1 carries the orientation); a PNG's in
+/// its IHDR chunk, the first one (an `eXIf` chunk, if any, comes before the
+/// image data). Reading stops there, so a 40 MB photo costs the few
+/// kilobytes up to its frame header.
+public struct ImageHeader: Sendable, Hashable {
+    public var format: ImageFormat
+    /// The size as stored, before orientation.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    public var orientation: ImageOrientation
+
+    public init(format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) {
+        self.format = format
+        self.storedWidth = storedWidth
+        self.storedHeight = storedHeight
+        self.orientation = orientation
+    }
+
+    /// The size as shown, after the EXIF orientation turns the picture.
+    public var width: Int { orientation.swapsWidthAndHeight ? storedHeight : storedWidth }
+    public var height: Int { orientation.swapsWidthAndHeight ? storedWidth : storedHeight }
+
+    /// The header of the picture that starts with `bytes`, or `nil` if they
+    /// end before it does (read more; `bytes` may be any prefix of the file).
+    ///
+    /// Complexity: O(bytes up to the frame header); nothing is allocated but
+    /// the result.
+    /// - Throws: ``ImageDecodingError/unsupportedFormat`` for anything but
+    ///   JPEG and PNG; ``ImageDecodingError/corrupt(_:)`` for a header that
+    ///   is malformed or gives an empty size.
+    public static func read(from bytes: Data) throws(ImageDecodingError) -> ImageHeader? {
+        guard let format = ImageFormat(sniffing: bytes) else {
+            // Too few bytes to tell is not an error yet.
+            if bytes.count < 8, isPrefixOfAKnownSignature(bytes) { return nil }
+            throw .unsupportedFormat
+        }
+        let result: Result<ImageHeader?, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(ImageDecodingError) -> ImageHeader? in
+                switch format {
+                case .jpeg: return try jpeg(bytes)
+                case .png: return try png(bytes)
+                }
+            }
+        }
+        guard var header = try result.get() else { return nil }
+        header.orientation = ExifOrientationReader.orientation(in: bytes)
+        return header
+    }
+
+    private static func isPrefixOfAKnownSignature(_ bytes: Data) -> Bool {
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF], png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return jpeg.starts(with: bytes.prefix(3)) || png.starts(with: bytes)
+    }
+
+    private static func jpeg(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> ImageHeader? {
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { throw .corrupt("no JPEG marker at byte \(offset)") }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }                  // fill byte
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            if marker == 0xD9 || marker == 0xDA { throw .corrupt("the image data starts before any frame header") }
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2 else { throw .corrupt("a JPEG segment of length \(length)") }
+            // Start of frame: every SOFn but DHT (C4), JPG (C8) and DAC (CC).
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                guard offset + 9 <= bytes.count else { return nil }
+                let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+                let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+                guard width > 0, height > 0 else {
+                    throw .corrupt("the frame header gives an empty size \(width) × \(height)")
+                }
+                return ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: .up)
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    private static func png(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> ImageHeader? {
+        // Signature (8), then IHDR: length (4), type (4), width (4), height (4).
+        guard bytes.count >= 24 else { return nil }
+        guard bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else {
+            throw .corrupt("the first PNG chunk is not IHDR")
+        }
+        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        let width = u32(16), height = u32(20)
+        // The PNG specification caps each side at 2³¹ − 1.
+        guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
+            throw .corrupt("IHDR gives the size \(width) × \(height)")
+        }
+        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
+    }
+}
