@@ -36,6 +36,10 @@ public enum GalleryCache {
     /// gallery then runs without one: photos still show, they are just not
     /// kept).
     public static func open(_ directory: URL) -> Result<DiskImageCache, DiskImageCache.CacheError> {
-        Result { () throws(DiskImageCache.CacheError) in try DiskImageCache(directory: directory, sizeLimit: sizeLimit) }
+        do throws(DiskImageCache.CacheError) {
+            return .success(try DiskImageCache(directory: directory, sizeLimit: sizeLimit))
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -1,3 +1,5 @@
+// Linux only, like the rest of the gallery's SDL side: Foundation's Process does not exist on iOS.
+#if canImport(CSDL2)
 import Foundation
 
 /// `python3 -m http.server` serving a folder on a free loopback port: the
@@ -82,3 +84,4 @@ private final class Locked<Value>: @unchecked Sendable {
     var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
     func set(_ value: Value) { lock.lock(); stored = value; lock.unlock() }
 }
+#endif

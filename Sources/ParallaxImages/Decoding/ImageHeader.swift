@@ -42,18 +42,30 @@ public struct ImageHeader: Sendable, Hashable {
             if bytes.count < 8, isPrefixOfAKnownSignature(bytes) { return nil }
             throw .unsupportedFormat
         }
-        let result: Result<ImageHeader?, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+        // Parsed into an outcome rather than thrown from inside the closure: typed throws through
+        // `withUnsafeBytes` needs a newer standard library than the oldest Apple SDK supported.
+        let outcome: Outcome = bytes.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return Result { () throws(ImageDecodingError) -> ImageHeader? in
-                switch format {
-                case .jpeg: return try jpeg(bytes)
-                case .png: return try png(bytes)
-                }
+            switch format {
+            case .jpeg: return jpeg(bytes)
+            case .png: return png(bytes)
             }
         }
-        guard var header = try result.get() else { return nil }
-        header.orientation = ExifOrientationReader.orientation(in: bytes)
-        return header
+        switch outcome {
+        case .needsMoreBytes:
+            return nil
+        case .failure(let error):
+            throw error
+        case .header(var header):
+            header.orientation = ExifOrientationReader.orientation(in: bytes)
+            return header
+        }
+    }
+
+    private enum Outcome {
+        case header(ImageHeader)
+        case needsMoreBytes
+        case failure(ImageDecodingError)
     }
 
     private static func isPrefixOfAKnownSignature(_ bytes: Data) -> Bool {
@@ -61,43 +73,43 @@ public struct ImageHeader: Sendable, Hashable {
         return jpeg.starts(with: bytes.prefix(3)) || png.starts(with: bytes)
     }
 
-    private static func jpeg(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> ImageHeader? {
+    private static func jpeg(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         var offset = 2
         while offset + 4 <= bytes.count {
-            guard bytes[offset] == 0xFF else { throw .corrupt("no JPEG marker at byte \(offset)") }
+            guard bytes[offset] == 0xFF else { return .failure(.corrupt("no JPEG marker at byte \(offset)")) }
             let marker = bytes[offset + 1]
             if marker == 0xFF { offset += 1; continue }                  // fill byte
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
-            if marker == 0xD9 || marker == 0xDA { throw .corrupt("the image data starts before any frame header") }
+            if marker == 0xD9 || marker == 0xDA { return .failure(.corrupt("the image data starts before any frame header")) }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2 else { throw .corrupt("a JPEG segment of length \(length)") }
+            guard length >= 2 else { return .failure(.corrupt("a JPEG segment of length \(length)")) }
             // Start of frame: every SOFn but DHT (C4), JPG (C8) and DAC (CC).
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                guard offset + 9 <= bytes.count else { return nil }
+                guard offset + 9 <= bytes.count else { return .needsMoreBytes }
                 let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
                 let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
                 guard width > 0, height > 0 else {
-                    throw .corrupt("the frame header gives an empty size \(width) × \(height)")
+                    return .failure(.corrupt("the frame header gives an empty size \(width) × \(height)"))
                 }
-                return ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: .up)
+                return .header(ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: .up))
             }
             offset += 2 + length
         }
-        return nil
+        return .needsMoreBytes
     }
 
-    private static func png(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> ImageHeader? {
+    private static func png(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         // Signature (8), then IHDR: length (4), type (4), width (4), height (4).
-        guard bytes.count >= 24 else { return nil }
+        guard bytes.count >= 24 else { return .needsMoreBytes }
         guard bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else {
-            throw .corrupt("the first PNG chunk is not IHDR")
+            return .failure(.corrupt("the first PNG chunk is not IHDR"))
         }
         func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
         let width = u32(16), height = u32(20)
         // The PNG specification caps each side at 2³¹ − 1.
         guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
-            throw .corrupt("IHDR gives the size \(width) × \(height)")
+            return .failure(.corrupt("IHDR gives the size \(width) × \(height)"))
         }
-        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
+        return .header(ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up))
     }
 }
