@@ -106,8 +106,8 @@ public struct LoadingRanges: Sendable, Hashable {
         if let area = rect(visible.lowerBound, visible.upperBound) {
             try? layout.forEachItem(in: area) { index, frame in
                 let span = axis.mainSpan(of: frame)
-                guard span.overlapsOpen(visible) else { return }
-                if moving, !span.overlapsOpen(landing),
+                guard span.overlaps(visible) else { return }
+                if moving, !span.overlaps(landing),
                    let leaves = motion.time(toReach: leavingOffset(span)), leaves < load {
                     return
                 }
@@ -118,7 +118,7 @@ public struct LoadingRanges: Sendable, Hashable {
         if moving, let area = rect(landing.lowerBound, landing.upperBound) {
             try? layout.forEachItem(in: area) { index, frame in
                 let span = axis.mainSpan(of: frame)
-                guard span.overlapsOpen(landing), !span.overlapsOpen(visible) else { return }
+                guard span.overlaps(landing), !span.overlaps(visible) else { return }
                 try add(index, LoadPriority(.landing))
             }
         }
@@ -129,7 +129,7 @@ public struct LoadingRanges: Sendable, Hashable {
         if let area = aheadArea {
             try? layout.forEachItem(in: area) { index, frame in
                 let span = axis.mainSpan(of: frame)
-                guard !span.overlapsOpen(landing), !span.overlapsOpen(visible) else { return }
+                guard !span.overlaps(landing), !span.overlaps(visible) else { return }
                 try add(index, LoadPriority(.ahead, distance: gap(span)))
             }
         }
@@ -140,7 +140,7 @@ public struct LoadingRanges: Sendable, Hashable {
         if let area = behindArea {
             try? layout.forEachItem(in: area) { index, frame in
                 let span = axis.mainSpan(of: frame)
-                guard !span.overlapsOpen(visible), !span.overlapsOpen(landing) else { return }
+                guard !span.overlaps(visible), !span.overlaps(landing) else { return }
                 try add(index, LoadPriority(.behind, distance: gap(span)))
             }
         }
@@ -163,7 +163,7 @@ public struct LoadingRanges: Sendable, Hashable {
                     let span = axis.mainSpan(of: frame)
                     let edge = forward ? span.lowerBound : span.upperBound
                     guard forward ? (edge >= low && edge < high) : (edge > low && edge <= high),
-                          !span.overlapsOpen(visible), !span.overlapsOpen(landing) else { return }
+                          !span.overlaps(visible), !span.overlaps(landing) else { return }
                     if let leaves = motion.time(toReach: leavingOffset(span)), leaves <= load { return }
                     let priority = LoadPriority(.ahead, distance: gap(span))
                     if forward { try add(index, priority) } else { items.append(PlannedItem(index: index, priority: priority)) }
@@ -185,10 +185,3 @@ public struct LoadingRanges: Sendable, Hashable {
 
 /// Thrown to stop a layout's enumeration once a plan is full.
 private struct PlanIsFull: Error {}
-
-extension Span {
-    /// Whether the open intervals overlap (touching edges do not count).
-    fileprivate func overlapsOpen(_ other: Span) -> Bool {
-        lowerBound < other.upperBound && other.lowerBound < upperBound
-    }
-}
