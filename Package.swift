@@ -49,8 +49,8 @@ let package = Package(
         ),
         .target(
             name: "ParallaxImages",
+            // No other ParallaxKit module: the image pipeline can be adopted alone.
             dependencies: [
-                "ParallaxCore",
                 .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),
@@ -91,6 +91,7 @@ let package = Package(
             name: "ParallaxImagesTests",
             dependencies: [
                 "ParallaxImages",
+                "ParallaxCore",                                  // SplitMix64, for seeded random tests
                 .target(name: "CParallaxCodecs", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
@@ -113,5 +114,15 @@ struct SourceTests {
         await #expect(throws: ImageSourceError.erased("a")) { try await download.value }
         #expect(try await server.imageIDs() == ["a"])
         #expect(await server.downloadsInFlight == 0)
+    }
+}
+
+@Suite("Simulated server's draws")
+struct SimulatedServerDrawTests {
+    @Test func theClosedFormDrawsAreSplitMix64s() {
+        for seed: UInt64 in [0, 1, 2015, .max, 0x1234_5678_9ABC_DEF0] {
+            var generator = SplitMix64(seed: seed)
+            for draw: UInt64 in 1...5 { #expect(SimulatedImageServer.splitMix(seed, draw: draw) == generator.next()) }
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ParallaxCore
 
 /// A server that is slow, unreliable and changeable on purpose, to shake
 /// out the races of loading images into recycled cells (RolfHendriks' UICollectionView-Demo's
@@ -110,9 +109,9 @@ public actor SimulatedImageServer: ImageSource {
         downloadCount += 1
         inFlight += 1
         defer { inFlight -= 1 }
-        var draw = SplitMix64(seed: behavior.seed ^ UInt64(truncatingIfNeeded: id.rawValue.hashValueStable) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
-        let unit = Double(draw.next() >> 11) / Double(1 << 53)
-        let fails = Double(draw.next() >> 11) / Double(1 << 53) < behavior.failureRate
+        let seed = behavior.seed ^ UInt64(truncatingIfNeeded: id.rawValue.hashValueStable) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
+        let unit = Double(Self.splitMix(seed, draw: 1) >> 11) / Double(1 << 53)
+        let fails = Double(Self.splitMix(seed, draw: 2) >> 11) / Double(1 << 53) < behavior.failureRate
         let low = behavior.latency.lowerBound, high = behavior.latency.upperBound
         var delay = low + (high - low) * unit
         let fetched = try await backing.versionedData(for: id)
@@ -139,6 +138,18 @@ public actor SimulatedImageServer: ImageSource {
         downloaded.removeAll()
         catalog = nil
         epoch += 1
+    }
+}
+
+extension SimulatedImageServer {
+    /// The `draw`th number of Sebastiano Vigna's SplitMix64 sequence from
+    /// `seed` (the sequence ParallaxCore's `SplitMix64` generates), in
+    /// closed form: the pipeline needs no dependency for two random draws.
+    static func splitMix(_ seed: UInt64, draw: UInt64) -> UInt64 {
+        var z = seed &+ draw &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 
