@@ -14,6 +14,17 @@ import ParallaxCore
 /// position, clamped to the content's bounds. With sections and headers
 /// the first line of a section rests with its header showing.
 ///
+/// **Where this differs from RHGridCollectionView.** RH rounds the leading
+/// edge to the nearest row *top* (`round((o + inset − margin) / pitch)`),
+/// then rests the row one spacing below the edge. Here the edge goes to the
+/// nearest *resting position* itself, so the decision boundary sits one
+/// spacing earlier (8 pt in RH's grid), and a fling ending inside that band
+/// rests one row pitch away from where RH would put it (191 pt in the grid,
+/// 203 pt in the list). The nearest resting position is the shortest travel
+/// from where the fling would stop, and it is defined for any layout (a
+/// quilt's or waterfall's lines, sections with headers), where RH's
+/// rounding assumes one uniform row pitch.
+///
 /// Complexity: O(log sections).
 public enum ScrollSnapping {
     /// Where a scroll aimed at `proposed` with `velocity` should come to
