@@ -23,15 +23,23 @@ mkdir -p "$BUILD" "$CACHE/seeds" "$CACHE/codecs-fuzzer" "$CACHE/decoder-fuzzer" 
 # Seeds: every conformance file under 64 KB (the large ones only slow the fuzzer down).
 find .cache/conformance -type f \( -name "*.png" -o -name "*.jpg" \) -size -64k -exec cp {} "$CACHE/seeds/" \;
 
+# The Swift toolchain's own clang, which carries libFuzzer and the sanitizer runtimes.
+CLANG="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
+[[ -x "$CLANG" ]] || CLANG=clang
 echo "fuzz: building the C-layer target"
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
     -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng \
     -o "$BUILD/codecs-fuzzer"
 echo "fuzz: building the Swift target"
 flags=(--package-path Fuzz --scratch-path "$BUILD/swift" --sanitize=fuzzer --sanitize=address
        -Xcc -fsanitize=undefined -Xlinker -fuse-ld=lld)
-swift build "${flags[@]}" > "$BUILD/swift-build.log" 2>&1 \
-    || { grep -v "ld.gold: warning" "$BUILD/swift-build.log" | tail -30; echo "fuzz: the Swift target does not build" >&2; exit 1; }
+# An incremental build can trip over files moved since the last one ("missing inputs"): then once
+# more from scratch, and only that failure counts.
+if ! swift build "${flags[@]}" > "$BUILD/swift-build.log" 2>&1; then
+    rm -rf "$BUILD/swift"
+    swift build "${flags[@]}" > "$BUILD/swift-build.log" 2>&1 \
+        || { grep -v "ld.gold: warning" "$BUILD/swift-build.log" | tail -30; echo "fuzz: the Swift target does not build" >&2; exit 1; }
+fi
 swift_bin="$(swift build "${flags[@]}" --show-bin-path)"
 
 status=0
