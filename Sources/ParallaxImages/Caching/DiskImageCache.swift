@@ -188,7 +188,7 @@ public final class DiskImageCache: Sendable {
     /// The file an entry for `key` lives in: a hash of the key, so any
     /// identifier is a safe file name. The key itself is stored inside and
     /// checked, so a hash collision can never serve the wrong picture.
-    public static func fileName(for key: ThumbnailKey) -> String {
+    static func fileName(for key: ThumbnailKey) -> String {
         let text = "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
         return String(format: "%016llx", fnv1a64(Array(text.utf8))) + "." + entryExtension
     }
