@@ -28,7 +28,9 @@ scripts/ensure-packages.sh libvips-tools \
     || echo "bench-thumbnails: warning: could not install libvips-tools; the vips columns will read MISSING" >&2
 PHOTO_CACHE="$PHOTOS" scripts/fetch-photos.sh
 
-"$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark
+# A nested package does not notice the library's files moving; a stale build plan is dropped and built again.
+"$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark \
+    || { rm -f Benchmarks/.build/*.yaml; "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark; }
 BIN="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)"
 "$BIN/thumbnail-benchmark" --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md" "$@"
 "$BIN/thumbnail-benchmark" --headers --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md"

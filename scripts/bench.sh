@@ -24,6 +24,9 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 cd "$REPO/Benchmarks"
+# Release builds in a nested package do not notice the library's files moving: a stale plan fails with
+# "missing inputs", so it is dropped and the run tried once more.
+swift build -c release >/dev/null 2>&1 || rm -f .build/*.yaml
 swift package ${SANDBOX[@]+"${SANDBOX[@]}"} --allow-writing-to-package-directory \
     benchmark run --format jmh --path "$OUT" --no-progress --quiet "$@"
 

@@ -75,27 +75,19 @@ public struct CodecImageDecoder: ImageDecoding {
         // Memory: libjpeg's (its whole-image coefficients for multi-scan files, and its row buffers), the
         // scanline (twice for CMYK) and the resampler.
         let codecBytes = Self.sum(Int(clamping: info.coefficient_bytes), Int(clamping: info.buffer_bytes), width * 8)
-        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
-        let needed = Self.sum(codecBytes, resamplerBytes)
-        guard needed <= options.maximumDecodeBytes else {
-            throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
-        }
-        let resampled = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
-            let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
-                                                   outputWidth: geometry.storedOutput.width,
-                                                   outputHeight: geometry.storedOutput.height)
+        let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+                                                 codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             var damaged: Int32 = 0
             let status = pk_jpeg_decode_rows(
                 bytes.baseAddress, bytes.count, Int32(denominator), Int32(options.progressiveMissingBits ?? -1),
                 Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
                 options.usesSmoothUpsampling ? 1 : 0, codecBytes,
-                Self.rowSink, Unmanaged.passUnretained(resampler).toOpaque(), nil, &damaged, &message, message.count)
+                Self.rowSink, sink, nil, &damaged, &message, message.count)
             try check(status, message)
             if damaged != 0, options.requiresCompleteFile {
                 // A file cut short and closed with an end-of-image marker: the rest would be grey.
                 throw .truncated(Self.text(message))
             }
-            return resampler.finish()
         }
         return finish(resampled, orientation: orientation, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                       decodedPixelCount: width * height, workingBytes: needed)
@@ -119,25 +111,45 @@ public struct CodecImageDecoder: ImageDecoding {
         // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
         // allocations are counted and capped for real at what the resampler leaves of the budget.
         let codecBytes = Self.sum(width * 24, 256 << 10)
-        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
-        let needed = Self.sum(codecBytes, resamplerBytes)
-        guard needed <= options.maximumDecodeBytes else {
-            throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
-        }
-        let resampled = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
-            let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
-                                                   outputWidth: geometry.storedOutput.width,
-                                                   outputHeight: geometry.storedOutput.height)
-            let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink,
-                                            Unmanaged.passUnretained(resampler).toOpaque(), nil, &message, message.count)
+        let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+                                                 codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
+            let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink, sink, nil,
+                                            &message, message.count)
             try check(status, message)
-            return resampler.finish()
         }
         return finish(resampled, orientation: orientation, sourceWidth: width, sourceHeight: height,
                       decodedPixelCount: width * height, workingBytes: needed)
     }
 
     // MARK: Shared
+
+    /// Runs `decode` (a codec handing rows to ``rowSink`` with the context it
+    /// is given) into a ``StreamingAreaResampler`` for `geometry`, after
+    /// checking the decode's memory (`codecBytes` plus the resampler's)
+    /// against ``DecodingOptions/maximumDecodeBytes`` and while holding it in
+    /// ``memoryBudget``. Returns the resampled (not yet oriented) pixels and
+    /// the bytes budgeted.
+    private func streamRows(
+        width: Int, height: Int, crop: (x: Double, y: Double, width: Double, height: Double), geometry: ThumbnailGeometry,
+        codecBytes: Int,
+        _ decode: (_ sink: UnsafeMutableRawPointer, _ message: inout [CChar]) throws(ImageDecodingError) -> Void
+    ) throws(ImageDecodingError) -> (PixelImage, Int) {
+        let needed = Self.sum(codecBytes, Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry))
+        guard needed <= options.maximumDecodeBytes else {
+            throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
+        }
+        let image = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
+            let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
+                                                   outputWidth: geometry.storedOutput.width,
+                                                   outputHeight: geometry.storedOutput.height)
+            var message = [CChar](repeating: 0, count: 200)
+            try withExtendedLifetime(resampler) { () throws(ImageDecodingError) in
+                try decode(Unmanaged.passUnretained(resampler).toOpaque(), &message)
+            }
+            return resampler.finish()
+        }
+        return (image, needed)
+    }
 
     /// Hands each row the codec decodes to the ``StreamingAreaResampler`` behind `context`.
     private static let rowSink: pk_row_sink = { context, y, x0, dx, count, pixels in
