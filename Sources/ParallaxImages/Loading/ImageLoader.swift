@@ -467,11 +467,13 @@ public actor ImageLoader {
                                        fingerprint: fingerprint))
             }
         }
-        if grant == nil {
-            guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
-            grant = downloadGrant
+        let downloadGrant: Grant
+        if let grant {
+            downloadGrant = grant
+        } else {
+            guard let acquired = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
+            downloadGrant = acquired
         }
-        guard let downloadGrant = grant else { return .failure(.cancelled) }
         let fetchTime = startStopwatch()
         let fetched: Result<(data: Data, fingerprint: String?), ImageSourceError>
         do throws(ImageSourceError) {
