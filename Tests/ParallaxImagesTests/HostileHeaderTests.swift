@@ -52,6 +52,19 @@ struct HostileHeaderTests {
         #expect(error(png) == .truncated("the iTXt chunk claims 1073741824 bytes, but only 12 remain in the file"))
     }
 
+    @Test func aLargeAncillaryChunkThatIsReallyThereIsSkippedWithoutBeingRead() throws {
+        // 16 MB of iTXt that the file does hold (so no length check refuses it), then the picture. With libpng's and
+        // zlib's allocations capped at a few hundred kilobytes, the decode succeeds only if libpng skips the chunk
+        // instead of allocating it (as libpng 1.6.39 does for text chunks it keeps).
+        let png = [UInt8](TestImages.png(width: 8, height: 8, rgba: [UInt8]([200, 200, 200, 255]).repeated(64)))
+        let text = Self.chunk("iTXt", Array("Comment\0\0\0\0\0".utf8) + [UInt8](repeating: 0x41, count: 16 << 20))
+        let withText = Data(png[0..<33] + text + png[33...])                   // after the signature and IHDR
+        var tight = DecodingOptions()
+        tight.maximumDecodeBytes = 1 << 20
+        let decoded = try CodecImageDecoder(options: tight).thumbnail(from: withText, size: try ThumbnailSize(width: 8, height: 8))
+        #expect(decoded.image.pixels.prefix(4).elementsEqual([200, 200, 200, 255]))
+    }
+
     @Test func aJPEGHeaderClaimingMorePixelsThanItsBytesCanHoldIsRefusedAtOnce() throws {
         var jpeg = [UInt8](TestImages.jpeg(width: 16, height: 16) { x, y in (UInt8(x * 16), UInt8(y * 16), 90) })
         let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
