@@ -64,73 +64,74 @@ struct ServerAndCacheTests {
         #expect(model.status?.hasPrefix("The photos could not be listed") == true, "\(model.status ?? "")")
     }
 
-    @Test func aSecondLaunchShowsThePhotosFromTheDiskCacheWithoutDecoding() async throws {
-        let folder = try photoFolder(count: 30)
+    /// Runs `body` with a library of `count` generated photos and an empty cache folder, both removed after.
+    func withPhotos(_ count: Int, _ body: @MainActor (PhotoLibrary, URL) async throws -> Void) async throws {
+        let folder = try photoFolder(count: count)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cache-\(UUID().uuidString)")
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: cache)
         }
-        let library = try await PhotoLibrary.folder(folder)
-        func launch() async throws -> GalleryModel {
-            let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size,
-                                     diskCache: try DiskImageCache(directory: cache))
-            await model.loadPhotoList()
-            await model.settle(at: 0)
-            await model.loader.waitUntilIdle()
-            return model
-        }
-        let first = try await launch()
-        #expect(allVisibleShowPhotos(first))
-        let visible = first.cells.count
-        #expect(await first.loader.statistics.decodes >= visible)
-        let second = try await launch()
-        #expect(allVisibleShowPhotos(second))
-        let stats = await second.loader.statistics
-        #expect(stats.decodes == 0 && stats.diskHits >= visible, "\(stats)")
-        // What the second launch shows is what the first decoded (JPEG entries: within a rounding of it).
-        for (a, b) in zip(first.cells, second.cells) {
-            let (x, y) = (try #require(a.image), try #require(b.image))
-            #expect(CacheFormatBenchmark.psnr(x, y) > 35, "item \(a.item)")
-        }
+        try await body(try await PhotoLibrary.folder(folder), cache)
+    }
 
-        // Corrupt every entry, as a crash or a bad disk could: a third launch decodes again and shows photos.
-        for name in try FileManager.default.contentsOfDirectory(atPath: cache.path) where name.hasSuffix(".pkthumb") {
-            try Data(repeating: 0x5A, count: 100).write(to: cache.appendingPathComponent(name))
+    @Test func aSecondLaunchShowsThePhotosFromTheDiskCacheWithoutDecoding() async throws {
+        try await withPhotos(30) { library, cache in
+            @MainActor func launch() async throws -> GalleryModel {
+                let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size,
+                                         diskCache: try DiskImageCache(directory: cache))
+                await model.loadPhotoList()
+                await model.settle(at: 0)
+                await model.loader.waitUntilIdle()
+                return model
+            }
+            let first = try await launch()
+            #expect(allVisibleShowPhotos(first))
+            let visible = first.cells.count
+            #expect(await first.loader.statistics.decodes >= visible)
+            let second = try await launch()
+            #expect(allVisibleShowPhotos(second))
+            let stats = await second.loader.statistics
+            #expect(stats.decodes == 0 && stats.diskHits >= visible, "\(stats)")
+            // What the second launch shows is what the first decoded (JPEG entries: within a rounding of it).
+            for (a, b) in zip(first.cells, second.cells) {
+                let (x, y) = (try #require(a.image), try #require(b.image))
+                #expect(CacheFormatBenchmark.psnr(x, y) > 35, "item \(a.item)")
+            }
+
+            // Corrupt every entry, as a crash or a bad disk could: a third launch decodes again and shows photos.
+            for name in try FileManager.default.contentsOfDirectory(atPath: cache.path) where name.hasSuffix(".pkthumb") {
+                try Data(repeating: 0x5A, count: 100).write(to: cache.appendingPathComponent(name))
+            }
+            let third = try await launch()
+            #expect(allVisibleShowPhotos(third))
+            #expect(await third.loader.statistics.decodes >= visible)
         }
-        let third = try await launch()
-        #expect(allVisibleShowPhotos(third))
-        #expect(await third.loader.statistics.decodes >= visible)
     }
 
     @Test func twoGalleriesOnOneCacheFolderBothShowPhotos() async throws {
         // As two processes would: each its own DiskImageCache, both writing the same folder at once.
-        let folder = try photoFolder(count: 24)
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cache-\(UUID().uuidString)")
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: cache)
-        }
-        let library = try await PhotoLibrary.folder(folder)
-        let models = try (0..<2).map { _ in
-            GalleryModel(library: library, settings: settings, viewportSize: Self.size, diskCache: try DiskImageCache(directory: cache))
-        }
-        for model in models { await model.loadPhotoList() }
-        // Both at once: their loads, decodes and cache commits interleave on the shared folder.
-        async let first: Void = models[0].settle(at: 0)
-        async let second: Void = models[1].settle(at: 0)
-        _ = await (first, second)
-        for model in models {
-            await model.loader.waitUntilIdle()
-            #expect(allVisibleShowPhotos(model))
-        }
-        let reader = try DiskImageCache(directory: cache)
-        #expect(await reader.count >= models[0].cells.count)
-        // Every entry either process wrote reads back whole.
-        for cell in models[0].cells {
-            let key = try #require(cell.imageKey)
-            let fingerprint = try #require(await library.source.fingerprint(for: cell.id))
-            #expect(await reader.image(for: key, fingerprint: fingerprint) != nil, "item \(cell.item)")
+        try await withPhotos(24) { library, cache in
+            let models = try (0..<2).map { _ in
+                GalleryModel(library: library, settings: settings, viewportSize: Self.size, diskCache: try DiskImageCache(directory: cache))
+            }
+            for model in models { await model.loadPhotoList() }
+            // Both at once: their loads, decodes and cache commits interleave on the shared folder.
+            async let first: Void = models[0].settle(at: 0)
+            async let second: Void = models[1].settle(at: 0)
+            _ = await (first, second)
+            for model in models {
+                await model.loader.waitUntilIdle()
+                #expect(allVisibleShowPhotos(model))
+            }
+            let reader = try DiskImageCache(directory: cache)
+            #expect(await reader.count >= models[0].cells.count)
+            // Every entry either process wrote reads back whole.
+            for cell in models[0].cells {
+                let key = try #require(cell.imageKey)
+                let fingerprint = try #require(await library.source.fingerprint(for: cell.id))
+                #expect(await reader.image(for: key, fingerprint: fingerprint) != nil, "item \(cell.item)")
+            }
         }
     }
 

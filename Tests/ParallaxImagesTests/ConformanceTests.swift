@@ -17,11 +17,7 @@ enum ConformanceCorpus {
         var note: String
     }
 
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["PARALLAX_CONFORMANCE"] { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".cache/conformance")
-    }
+    static var directory: URL { TestData.folder(environment: "PARALLAX_CONFORMANCE", named: "conformance") }
 
     static func manifest() -> [Entry]? {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return nil }

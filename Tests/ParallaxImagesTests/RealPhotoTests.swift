@@ -9,11 +9,7 @@ import Testing
 enum RealPhotos {
     struct Photo { var file: String; var width: Int; var height: Int; var format: String }
 
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["PARALLAX_PHOTOS"] { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".cache/photos")
-    }
+    static var directory: URL { TestData.folder(environment: "PARALLAX_PHOTOS", named: "photos") }
 
     static func manifest() -> [Photo]? {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else { return nil }

@@ -4,6 +4,16 @@ import CParallaxCodecs
 import Foundation
 @testable import ParallaxImages
 
+/// Where fetched test data lives: the folder an environment variable names,
+/// else `.cache/<name>` at the top of the repository (what `make test` fills).
+enum TestData {
+    static func folder(environment variable: String, named name: String) -> URL {
+        if let path = ProcessInfo.processInfo.environment[variable] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".cache").appendingPathComponent(name)
+    }
+}
+
 /// Synthetic test pictures, encoded with the same libjpeg/libpng the decoder uses.
 enum TestImages {
     /// An RGB8 picture of `width × height` where `color(x, y)` gives each pixel.
