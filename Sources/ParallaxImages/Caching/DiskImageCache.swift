@@ -189,8 +189,8 @@ public final class DiskImageCache: Sendable {
     /// identifier is a safe file name. The key itself is stored inside and
     /// checked, so a hash collision can never serve the wrong picture.
     static func fileName(for key: ThumbnailKey) -> String {
-        let text = "\(key.id.rawValue)\u{0}\(key.size.width)x\(key.size.height)\u{0}\(key.size.mode.rawValue)"
-        return String(format: "%016llx", fnv1a64(Array(text.utf8))) + "." + entryExtension
+        // Without the fingerprint: every version of a picture's thumbnail goes to one file, replaced in place.
+        String(format: "%016llx", fnv1a64(Array(keyText(key).utf8))) + "." + entryExtension
     }
 
     // MARK: Entries
