@@ -7,15 +7,16 @@ import ParallaxImages
 ///
 /// The folder follows the XDG base directory specification
 /// (`$XDG_CACHE_HOME/parallax-gallery`, `~/.cache/parallax-gallery` when
-/// unset). Each entry is keyed by the photo's fingerprint (path, size and
-/// modification time; a server's `ETag` or `Last-Modified`), so an edited
-/// photo is decoded again, never shown stale.
+/// unset). Each entry is keyed by the photo's fingerprint (its size,
+/// modification time and inode; a server's `ETag` or `Last-Modified`), so
+/// an edited photo is decoded again, not shown stale.
 ///
 /// Not the freedesktop.org shared thumbnail store (`~/.cache/thumbnails`):
 /// its thumbnails are PNGs fitted into 128 to 1024 px boxes, named by file
 /// URI, while the gallery needs exact, cropped sizes per layout; reading a
-/// 512 px PNG and resampling it costs several times what reading one of
-/// these entries does (BENCHMARKS.md, "Disk cache entry formats").
+/// 512 px PNG and resampling it costs about 19 times what reading one of
+/// these entries does, in 33 times the bytes (BENCHMARKS.md, "Disk cache
+/// entry formats").
 public enum GalleryCache {
     /// The default folder: `$XDG_CACHE_HOME/parallax-gallery`, or
     /// `~/.cache/parallax-gallery` when `XDG_CACHE_HOME` is unset, empty or
@@ -28,8 +29,8 @@ public enum GalleryCache {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/parallax-gallery")
     }
 
-    /// The size limit: 150 MB, which holds about 9,000 grid thumbnails at
-    /// the window's default size (a JPEG entry is about 16 KB).
+    /// The size limit: 150 MB, which holds about 20,000 grid thumbnails at
+    /// the window's default size (a JPEG entry is about 7 KB; BENCHMARKS.md).
     public static let sizeLimit = 150 * 1_048_576
 
     /// Opens the cache in `directory`, or says why it cannot be used (the
