@@ -2,6 +2,8 @@
 # Both install what they need on a fresh Debian machine.
 
 SWIFT ?= swift
+# The apps (gallery, demo) are a package of their own beside the library.
+APPS := --package-path Apps
 # System packages the build and tests need: the codecs, SDL for the gallery,
 # Xvfb for its window tests, and for the decoder's conformance corpus curl,
 # Pillow (the reference decoder) and libjpeg-turbo's cjpeg/jpegtran.
@@ -18,13 +20,13 @@ deps:
 ## animation when there is no display), on real photos from Debian packages.
 run: deps
 	scripts/fetch-photos.sh
-	$(SWIFT) build -c release --product parallax-gallery
-	$$($(SWIFT) build -c release --show-bin-path)/parallax-gallery
+	$(SWIFT) build $(APPS) -c release --product parallax-gallery
+	$$($(SWIFT) build $(APPS) -c release --show-bin-path)/parallax-gallery
 
 ## The engine's tuning demo: visible items, frames and parallax offsets.
 demo: deps
-	$(SWIFT) build --product parallax-demo
-	$$($(SWIFT) build --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
+	$(SWIFT) build $(APPS) --product parallax-demo
+	$$($(SWIFT) build $(APPS) --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
 ## Every test: the suite (with the real photos and the decoder's
 ## conformance corpus fetched first), then the
@@ -36,8 +38,10 @@ test: deps
 	scripts/fetch-conformance.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
+	$(SWIFT) build $(APPS) --build-tests
+	PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" $(SWIFT) test $(APPS) --no-parallel
 	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
-		--filter "LoaderTests|LoaderStressTests|ImageBindingsTests|DiskCacheTests"
+		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests"
 	scripts/fuzz.sh 30
 
 ## The decoder under libFuzzer with sanitizers, the C layer and the Swift
@@ -64,6 +68,7 @@ check-apple:
 
 build: deps
 	$(SWIFT) build
+	$(SWIFT) build $(APPS)
 
 clean:
-	rm -rf .build .build-* .build_* Benchmarks/.build
+	rm -rf .build .build-* .build_* Apps/.build Benchmarks/.build Fuzz/.build

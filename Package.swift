@@ -16,11 +16,11 @@
 //                     protocols so Linux tests drive it with fake views
 //   ParallaxUIKit     UIKit adapters (Apple platforms only; empty elsewhere)
 //   ParallaxSwiftUI   SwiftUI adapters (Apple platforms only; empty elsewhere)
-//   ParallaxDemo      the tuning report behind the `parallax-demo` command
-//   ParallaxGallery   the Linux photo gallery (SDL2) behind `parallax-gallery`
 //
-// Benchmarks live in their own package under Benchmarks/ so that users of
-// the library never resolve benchmark dependencies.
+// The apps (the Linux photo gallery and the tuning demo, with SDL2 and
+// swift-argument-parser) live in their own package under Apps/, and the
+// benchmarks under Benchmarks/: both depend on this one by path, so a user of
+// the library resolves nothing but the library.
 import PackageDescription
 
 let package = Package(
@@ -33,11 +33,6 @@ let package = Package(
         .library(name: "ParallaxHosting", targets: ["ParallaxHosting"]),
         .library(name: "ParallaxUIKit", targets: ["ParallaxUIKit"]),
         .library(name: "ParallaxSwiftUI", targets: ["ParallaxSwiftUI"]),
-        .executable(name: "parallax-demo", targets: ["parallax-demo"]),
-        .executable(name: "parallax-gallery", targets: ["parallax-gallery"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "ParallaxCore"),
@@ -59,32 +54,6 @@ let package = Package(
         // so on Linux these build as empty modules. `make check-apple` type-checks them for iOS.
         .target(name: "ParallaxUIKit", dependencies: ["ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting"]),
         .target(name: "ParallaxSwiftUI", dependencies: ["ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting"]),
-        .target(name: "ParallaxDemo", dependencies: ["ParallaxCore", "ParallaxLayout"]),
-        // SDL2 and SDL2_ttf from the system (Debian: libsdl2-dev, libsdl2-ttf-dev).
-        .systemLibrary(name: "CSDL2"),
-        .target(
-            name: "ParallaxGallery",
-            dependencies: [
-                "ParallaxCore", "ParallaxLayout", "ParallaxImages", "ParallaxHosting",
-                .target(name: "CSDL2", condition: .when(platforms: [.linux])),
-            ]
-        ),
-        .executableTarget(
-            name: "parallax-gallery",
-            dependencies: [
-                "ParallaxGallery",
-                // The shared command-line value rules (CommandLineValues), same wording as parallax-demo.
-                "ParallaxDemo",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "parallax-demo",
-            dependencies: [
-                "ParallaxDemo",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore"]),
         .testTarget(name: "ParallaxLayoutTests", dependencies: ["ParallaxLayout"]),
         .testTarget(
@@ -96,7 +65,5 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParallaxHostingTests", dependencies: ["ParallaxHosting"]),
-        .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
-        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
     ]
 )

@@ -88,18 +88,19 @@ target_for() {  # the deployment target each SDK is checked for: the package's f
   esac
 }
 
-# Modules in dependency order: name, then the folder of its sources.
+# Modules in dependency order: name, the folder of its sources, and its
+# package (what `package` access is scoped to).
 modules=(
-  "ParallaxCore Sources/ParallaxCore"
-  "ParallaxLayout Sources/ParallaxLayout"
-  "ParallaxImages Sources/ParallaxImages"
-  "ParallaxHosting Sources/ParallaxHosting"
-  "ParallaxUIKit Sources/ParallaxUIKit"
-  "ParallaxSwiftUI Sources/ParallaxSwiftUI"
-  # The Linux surfaces are in the package too, so they must build there (their SDL code is
-  # compiled out); the two command-line executables need swift-argument-parser and are not checked.
-  "ParallaxDemo Sources/ParallaxDemo"
-  "ParallaxGallery Sources/ParallaxGallery"
+  "ParallaxCore Sources/ParallaxCore ParallaxKit"
+  "ParallaxLayout Sources/ParallaxLayout ParallaxKit"
+  "ParallaxImages Sources/ParallaxImages ParallaxKit"
+  "ParallaxHosting Sources/ParallaxHosting ParallaxKit"
+  "ParallaxUIKit Sources/ParallaxUIKit ParallaxKit"
+  "ParallaxSwiftUI Sources/ParallaxSwiftUI ParallaxKit"
+  # The apps' package must build there too (their SDL code is compiled out); the two
+  # command-line executables need swift-argument-parser and are not checked.
+  "ParallaxDemo Apps/Sources/ParallaxDemo ParallaxApps"
+  "ParallaxGallery Apps/Sources/ParallaxGallery ParallaxApps"
 )
 # Code that imports the modules and is only type-checked.
 clients=(
@@ -136,7 +137,7 @@ for sdk in "${sdk_names[@]}"; do
   mods="$out_root/$sdk/modules"
   rm -rf "$mods"; mkdir -p "$mods"
   target="$(target_for "$sdk")"
-  common=(-s "$sdk_path" -t "$target" -v 6 -X -package-name -X ParallaxKit -X -I -X "$mods" -X -warnings-as-errors)
+  common=(-s "$sdk_path" -t "$target" -v 6 -X -I -X "$mods" -X -warnings-as-errors)
   echo "$target, $sdk, Swift 6 language mode:"
 
   # The checker itself must be able to fail: a deliberate type error.
@@ -151,21 +152,23 @@ for sdk in "${sdk_names[@]}"; do
   fi
 
   for entry in "${modules[@]}"; do
-    read -r name dir <<<"$entry"
+    read -r name dir package <<<"$entry"
     mapfile -t files < <(sources_of "$dir")
-    step "$name: type-check" "$tool" "${common[@]}" -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
+    step "$name: type-check" "$tool" "${common[@]}" -X -package-name -X "$package" \
+      -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
     # The interface later modules import. Function bodies were checked in
     # the step above; skipping them here avoids lowering typed throws against
     # an SDK standard library older than Swift 6, which crashes the compiler
     # (a limit of this Linux cross-check, not of the package: Xcode's
     # standard library has them).
-    step "$name: emit module" "$tool" "${common[@]}" \
+    step "$name: emit module" "$tool" "${common[@]}" -X -package-name -X "$package" \
       -X -Xfrontend -X -experimental-skip-all-function-bodies -m "$name" -o "$mods" "${files[@]}"
   done
   for entry in "${clients[@]}"; do
     read -r name dir <<<"$entry"
     mapfile -t files < <(sources_of "$dir")
-    step "$name: type-check" "$tool" "${common[@]}" -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
+    step "$name: type-check" "$tool" "${common[@]}" -X -package-name -X "$name" \
+      -X -parse-as-library -X -module-name -X "$name" "${files[@]}"
   done
 done
 

@@ -3,8 +3,8 @@
 # software renderer), from generated pictures so nothing licensed is committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product parallax-gallery
-gallery="$(swift build -c release --show-bin-path)/parallax-gallery"
+swift build --package-path Apps -c release --product parallax-gallery
+gallery="$(swift build --package-path Apps -c release --show-bin-path)/parallax-gallery"
 mkdir -p docs
 "$gallery" render --generated --size 800x500 --layout grid --scroll 160 --out docs/gallery-grid.png
 "$gallery" render --generated --size 360x640 --layout list --scroll 700 --out docs/gallery-list.png

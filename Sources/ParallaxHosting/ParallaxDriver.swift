@@ -31,17 +31,9 @@ public final class ParallaxDriver<Host: ParallaxScrollHost> {
     public static var maximumPasses: Int { 4 }
 
     /// What the driver has done, for diagnostics and tests.
-    public struct Statistics: Sendable, Hashable {
-        /// Completed calls to ``update(_:)`` (not counting nested ones).
-        public var updates = 0
-        /// Passes over the visible targets.
-        public var passes = 0
-        /// Placements handed out.
-        public var placements = 0
-        /// Calls to ``update(_:)`` that arrived while an update was running.
-        public var nestedRequests = 0
-    }
+    public typealias Statistics = ParallaxDriverStatistics
 
+    /// What the driver has done so far.
     public private(set) var statistics = Statistics()
     private var isUpdating = false
     private var needsAnotherPass = false

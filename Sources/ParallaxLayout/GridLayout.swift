@@ -216,8 +216,8 @@ public struct GridLayout: ItemLayout {
         return mapping.rect(main: Span(main, itemMain), cross: Span(cross, itemCross))
     }
 
-    private func rests(ofSection section: Int) -> RowRests {
-        RowRests(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
+    private func rests(ofSection section: Int) -> RegularSection {
+        RegularSection(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
                  pitch: itemMain + mainGap, count: Self.rows(itemCounts[section], columnCount), gap: mainGap)
     }
 }

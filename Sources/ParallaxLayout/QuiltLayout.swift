@@ -276,8 +276,8 @@ public struct QuiltLayout: ItemLayout {
                       height: max(blocks.size.height - insets.top - insets.bottom, 0))
     }
 
-    private func rests(ofSection s: Int) -> RowRests {
-        RowRests(sectionStart: sectionStarts[s], firstLine: sectionStarts[s] + configuration.headerHeight,
+    private func rests(ofSection s: Int) -> RegularSection {
+        RegularSection(sectionStart: sectionStarts[s], firstLine: sectionStarts[s] + configuration.headerHeight,
                  pitch: blockMain, count: sections[s].rowCount, gap: 0)
     }
 }

@@ -58,7 +58,7 @@ public final class ParallaxController {
     }
 
     /// What the controller has done (updates, placements, nested requests).
-    public var statistics: ParallaxDriver<ScrollViewHost>.Statistics { driver.statistics }
+    public var statistics: ParallaxDriverStatistics { driver.statistics }
 
     /// The loading that follows this scroll view, if any (see
     /// ``followLoading(_:imageID:)``).
@@ -222,8 +222,8 @@ private enum AssociatedKey {
 /// cells, section headers and footers of collection and table views, or
 /// views anywhere in a plain scroll view's visible content.
 @MainActor
-public final class ScrollViewHost: ParallaxScrollHost {
-    public typealias Target = ParallaxView
+final class ScrollViewHost: ParallaxScrollHost {
+    typealias Target = ParallaxView
 
     private weak var scrollView: UIScrollView?
     var supplementaryElementKinds = [UICollectionView.elementKindSectionHeader,

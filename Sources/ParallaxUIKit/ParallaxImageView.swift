@@ -19,7 +19,7 @@ import UIKit
 /// first placement, or its layout outside a controlled scroll view) and
 /// again only when that size changes (rotation, a grid ↔ list switch): the
 /// current photo then stays until the sharper one arrives. A reused view
-/// never shows the photo it was asked for before: ``ImageRequests`` checks
+/// never shows the photo it was asked for before: ``ImageRequester`` checks
 /// every result against the view's current request.
 @MainActor
 public final class ParallaxImageView: ParallaxView {
@@ -37,7 +37,7 @@ public final class ParallaxImageView: ParallaxView {
     public private(set) var failureMessage: String?
 
     private var requestedID: ImageID?
-    private var requests: ImageRequests<ObjectIdentifier>?
+    private var requests: ImageRequester<ObjectIdentifier>?
     private var currentKey: ThumbnailKey?
     /// What `currentKey` was made from: the content size in points and the screen scale.
     private var requestedPoints = CGSize.zero
@@ -65,7 +65,7 @@ public final class ParallaxImageView: ParallaxView {
 
     /// Shows the photo `id`, loaded through `requests` at the size it is
     /// shown at. `nil` clears the view.
-    public func setImage(_ id: ImageID?, using requests: ImageRequests<ObjectIdentifier>) {
+    public func setImage(_ id: ImageID?, using requests: ImageRequester<ObjectIdentifier>) {
         if id != requestedID || requests !== self.requests {
             cancelImageRequest()
             requestedID = id

@@ -90,13 +90,13 @@ struct LoopingTests {
     }
 
     @Test func snapTargetsCaptureWithinTheRadius() {
-        let targets = SnapTargets.cosmos(viewportExtent: 320)   // every 3200, within 160
+        let targets = SnapGrid.cosmos(viewportExtent: 320)   // every 3200, within 160
         #expect(targets.target(capturing: 3300) == 3200)
         #expect(targets.target(capturing: 3040) == 3200)
         #expect(targets.target(capturing: 3500) == nil)
         #expect(targets.restingPosition(forProposed: 3300, velocity: 0) == 3300)
         #expect(targets.restingPosition(forProposed: 3300, velocity: -20) == 3200)
         #expect(targets.restingPosition(forProposed: 1600, velocity: 20) == 1600)
-        #expect(SnapTargets(spacing: 0, captureRadius: 10).target(capturing: 5) == nil)
+        #expect(SnapGrid(spacing: 0, captureRadius: 10).target(capturing: 5) == nil)
     }
 }

@@ -47,11 +47,11 @@ enum ReadmeSnippets {
 
     /// The image pipeline: one loader for the app, a thumbnail of exactly the cell's size, reuse safety.
     static func images(photoFolder: URL, cell: PhotoCell) async throws -> ImageLoader {
-        var bindings = ImageBindings<PhotoCell>()
+        var bindings = ImageBindingTable<PhotoCell>()
         // README: images
         let loader = ImageLoader(source: FolderImageSource(directory: photoFolder))   // one per app
         let key = ThumbnailKey(id: "sunset.jpg", size: try ThumbnailSize(points: cell.size, scale: 3))
-        let ticket = bindings.bind(cell, to: key)                  // ImageBindings: reuse safety, made explicit
+        let ticket = bindings.bind(cell, to: key)                  // ImageBindingTable: reuse safety, made explicit
         let loaded = try await loader.image(for: key)              // .memory, .disk or .network
         if bindings.accepts(ticket, for: cell) { cell.show(loaded.image, fadingIn: loaded.origin != .memory) }
         // README: end

@@ -25,10 +25,20 @@ struct ThumbnailGeometryTests {
     }
 
     @Test func invalidSizesThrow() {
-        #expect(throws: ImageDecodingError.invalidTargetSize(width: 0, height: 10)) { try ThumbnailSize(width: 0, height: 10) }
-        #expect(throws: ImageDecodingError.self) { try ThumbnailSize(width: 10, height: 100_000) }
-        #expect(throws: ImageDecodingError.self) { try ThumbnailSize(points: CGSize(width: CGFloat.nan, height: 10)) }
-        #expect(throws: ImageDecodingError.self) { try ThumbnailSize(points: CGSize(width: -5, height: 10)) }
+        #expect(throws: ThumbnailSizeError(width: 0, height: 10)) { try ThumbnailSize(width: 0, height: 10) }
+        #expect(throws: ThumbnailSizeError(width: 10, height: 100_000)) { try ThumbnailSize(width: 10, height: 100_000) }
+        #expect(throws: ThumbnailSizeError(width: -15, height: 30)) {
+            try ThumbnailSize(points: CGSize(width: -5, height: 10), scale: 3)
+        }
+        #expect(throws: ThumbnailSizeError.self) { try ThumbnailSize(points: CGSize(width: CGFloat.infinity, height: 10)) }
+        // NaN is kept as asked and named in the message (NaN never equals itself, so compare the text).
+        do {
+            _ = try ThumbnailSize(points: CGSize(width: CGFloat.nan, height: 10))
+            Issue.record("a NaN width made a thumbnail size")
+        } catch {
+            #expect(error.width.isNaN)
+            #expect(error.description == "nan × 10 pixels is not a usable thumbnail size (each side must be 1 to 16384 pixels)")
+        }
         #expect((try? ThumbnailSize(points: CGSize(width: 183, height: 183), scale: 3))?.width == 549)
     }
 }

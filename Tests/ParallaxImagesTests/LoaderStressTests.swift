@@ -3,9 +3,9 @@ import Testing
 @testable import ParallaxImages
 
 /// A pretend gallery screen: cells (targets) bound to thumbnails through
-/// ``ImageBindings``, receiving results in whatever order they come.
+/// ``ImageBindingTable``, receiving results in whatever order they come.
 actor FakeSurface {
-    var bindings = ImageBindings<Int>()
+    var bindings = ImageBindingTable<Int>()
     /// The ticket generation each target last received a result for.
     var delivered: [Int: UInt64] = [:]
     var wrongImages: [String] = []

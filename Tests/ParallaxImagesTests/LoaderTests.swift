@@ -382,9 +382,9 @@ struct LoaderTests {
 }
 
 @Suite("Image bindings")
-struct ImageBindingsTests {
+struct ImageBindingTableTests {
     @Test func onlyTheCurrentTicketIsAccepted() throws {
-        var bindings = ImageBindings<Int>()
+        var bindings = ImageBindingTable<Int>()
         let first = bindings.bind(7, to: Numbered.key(1))
         let second = bindings.bind(7, to: Numbered.key(2))
         #expect(!bindings.accepts(first, for: 7) && bindings.accepts(second, for: 7))

@@ -37,7 +37,7 @@ enum LayoutBenchmarks {
 
     /// The mixed block sizes, the same for both implementations.
     static func spans(count: Int) -> [QuiltSpan] {
-        var rng = SplitMix64(seed: 2015)
+        var rng = SeededGenerator(seed: 2015)
         let mix = [QuiltSpan(width: 1, height: 1), QuiltSpan(width: 2, height: 1),
                    QuiltSpan(width: 1, height: 2), QuiltSpan(width: 2, height: 2)]
         return (0..<count).map { _ in mix[Int.random(in: 0..<4, using: &rng)] }
@@ -45,7 +45,7 @@ enum LayoutBenchmarks {
 
     /// Photo-like sizes (landscape, portrait, square) for the waterfall.
     static func photoSizes(count: Int) -> [CGSize] {
-        var rng = SplitMix64(seed: 2016)
+        var rng = SeededGenerator(seed: 2016)
         let shapes = [CGSize(width: 4, height: 3), CGSize(width: 3, height: 4), CGSize(width: 1, height: 1),
                       CGSize(width: 16, height: 9), CGSize(width: 2, height: 3)]
         return (0..<count).map { _ in shapes[Int.random(in: 0..<shapes.count, using: &rng)] }

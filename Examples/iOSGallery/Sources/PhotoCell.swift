@@ -36,7 +36,7 @@ final class PhotoCell: UICollectionViewCell, ParallaxCell {
         return nil
     }
 
-    func show(_ id: ImageID, using requests: ImageRequests<ObjectIdentifier>) {
+    func show(_ id: ImageID, using requests: ImageRequester<ObjectIdentifier>) {
         parallaxView.setImage(id, using: requests)
         let title = (id.rawValue as NSString).deletingPathExtension
         // RolfHendriks' UICollectionView-Demo's outlined titles: white text with a dark outline, readable on any photo.

@@ -12,7 +12,7 @@ import ParallaxImages
 final class PhotoStore {
     let server: SimulatedImageServer
     let loader: ImageLoader
-    let requests: ImageRequests<ObjectIdentifier>
+    let requests: ImageRequester<ObjectIdentifier>
     private(set) var photos: [ImageID] = []
     private(set) var problem: String?
 
@@ -21,7 +21,7 @@ final class PhotoStore {
         server = SimulatedImageServer(backing: FolderImageSource(directory: folder),
                                       behavior: .init(latency: latency, seed: 3))
         loader = ImageLoader(source: server, decoder: ImageIODecoder(), diskCache: Self.thumbnailCache())
-        requests = ImageRequests(loader: loader, source: server)
+        requests = ImageRequester(loader: loader, source: server)
     }
 
     /// The thumbnail cache in Caches/Thumbnails (the system may empty it when

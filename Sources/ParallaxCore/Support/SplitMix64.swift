@@ -1,15 +1,17 @@
 /// A small, fast, seedable random number generator (Steele, Lea and
 /// Flood's SplitMix64).
 ///
-/// Simulations, stress tests and benchmarks in ParallaxKit take a seed so
-/// that a failure can be replayed exactly; the system generator cannot be
-/// seeded.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+/// The package's tests take a seed so that a failure can be replayed
+/// exactly; the system generator cannot be seeded. A test fixture, so
+/// `package` access: it is not part of the library's API.
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    /// A generator whose sequence is fixed by `seed`.
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -16,8 +16,6 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// The header claims more pixels than the decoder's limit (a
     /// decompression bomb, or simply a photo larger than allowed).
     case tooLarge(width: Int, height: Int, limit: Int)
-    /// The requested thumbnail size is not usable (zero, negative, absurd).
-    case invalidTargetSize(width: Int, height: Int)
     /// Memory for the decode could not be had.
     case outOfMemory
     /// The decode would hold more memory at once than its budget allows
@@ -34,7 +32,6 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .truncated(let detail): return "the image data is truncated: \(detail)"
         case let .tooLarge(width, height, limit):
             return "the image is \(width) × \(height) pixels, more than the limit of \(limit)"
-        case let .invalidTargetSize(width, height): return "\(width) × \(height) is not a usable thumbnail size"
         case .outOfMemory: return "not enough memory to decode the image"
         case let .overBudget(needed, budget):
             return "decoding the image needs about \(Self.megabytes(needed)), more than its memory budget of \(Self.megabytes(budget))"

@@ -29,7 +29,7 @@ import Foundation
 ///   before them are never cached.
 ///
 /// Reuse safety (never the wrong photo in a recycled cell) is the
-/// surface's half of the contract: see ``ImageBindings``.
+/// surface's half of the contract: see ``ImageBindingTable``.
 public actor ImageLoader {
     /// What happens to work whose item left every range.
     public enum ScrollAwayPolicy: Sendable, Hashable {
@@ -84,7 +84,8 @@ public actor ImageLoader {
         }
     }
 
-    /// Counters for a HUD and for tests.
+    /// Counters for a diagnostics overlay (a HUD) or logs: what the loader
+    /// has done so far, and what it is doing now.
     public struct Statistics: Sendable, Hashable {
         public init() {}
 
@@ -351,8 +352,10 @@ public actor ImageLoader {
         loadTime.withLock { $0 }.map { .seconds($0) }
     }
 
-    /// Returns once no work is under way and no disk write is pending (for
-    /// tests, benchmarks and orderly shutdown).
+    /// Returns once no work is under way and no disk write is pending. Await
+    /// it before an app quits so that thumbnails on their way to the disk
+    /// cache land there, or before measuring something that should start
+    /// from a quiet pipeline.
     public func waitUntilIdle() async {
         guard !isIdle else { return }
         await withCheckedContinuation { idleWaiters.append($0) }

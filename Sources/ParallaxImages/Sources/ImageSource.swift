@@ -1,14 +1,23 @@
 import Foundation
 
 /// Names one picture a source offers (a file name, a URL path, a server
-/// id). Plain text, so it can key caches and travel anywhere.
-public struct ImageID: Sendable, Hashable, Codable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+/// id). Plain text, so it can key caches and travel anywhere; it encodes as
+/// that text alone (a `RawRepresentable` string).
+public struct ImageID: RawRepresentable, Sendable, Hashable, Codable, Comparable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    /// The name as the source spells it.
     public var rawValue: String
 
+    /// The picture named `rawValue`. Every string is a valid name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The picture named `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The picture named by a literal, as in `let id: ImageID = "beach.jpg"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// Orders names as their text does, so sorted lists read alphabetically.
     public static func < (lhs: ImageID, rhs: ImageID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// The name itself.
     public var description: String { rawValue }
 }
 

@@ -1,0 +1,33 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// A colour, straight (not premultiplied) RGBA.
+package struct RGBA: Sendable, Hashable {
+    package var r, g, b, a: UInt8
+    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+}
+
+/// What the gallery draws with. ``GalleryRenderer`` is written against it;
+/// the SDL canvas draws to a window or, with SDL's dummy video driver and
+/// software renderer, to memory for headless frames and tests: one drawing
+/// path, no second rasteriser.
+@MainActor
+package protocol GalleryCanvas: AnyObject {
+    /// The drawable size in pixels.
+    var pixelSize: CGSize { get }
+    func clear(_ color: RGBA)
+    func fill(_ rect: CGRect, _ color: RGBA)
+    /// Draws `image` stretched to `rect` at `opacity` (0…1). `key` lets the
+    /// canvas keep the uploaded texture between frames.
+    func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double)
+    /// Limits drawing to `rect` (nil: the whole canvas).
+    func clip(to rect: CGRect?)
+    /// Draws one line of text with its top-left corner at `point`, with a
+    /// dark outline for legibility over photos (RolfHendriks' UICollectionView-Demo's outlined titles).
+    func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool)
+}

@@ -1,0 +1,487 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxHosting
+import ParallaxImages
+import ParallaxLayout
+
+/// What one visible cell shows.
+package struct CellContent: Sendable {
+    /// What shows while the picture loads: the illustration while it
+    /// downloads, black while a stored one decodes (RolfHendriks' UICollectionView-Demo).
+    package typealias Placeholder = ImagePlaceholder
+
+    package var item: Int
+    package var id: ImageID
+    /// The cell's frame on screen.
+    package var frame: CGRect
+    /// Where the picture goes, in the cell's coordinates (parallax applied).
+    package var contentFrame: CGRect
+    package var image: PixelImage?
+    package var imageKey: ThumbnailKey?
+    /// How far the picture has faded in, 0…1.
+    package var opacity: Double
+    package var placeholder: Placeholder
+    package var failure: String?
+    package var isPressed: Bool
+}
+
+/// The gallery's state and behaviour, without any drawing: which photos,
+/// which layout, where the scroll is, what every visible cell shows. The
+/// render loop owns it, on the main actor; pictures reach cells through
+/// ``ImageRequester`` (the same requests the UIKit image view uses), so a
+/// recycled cell never shows another cell's photo.
+///
+/// Everything here is the toolkit's: layouts, place keeping, transitions,
+/// snapping, scroll physics, parallax and the image pipeline. The model
+/// only wires them together.
+@MainActor
+package final class GalleryModel {
+    /// How pictures are scheduled.
+    package enum Loading: Sendable, Hashable {
+        /// Loading follows the viewport: the visible tiles, the landing
+        /// zone of a fling, then the ranges ahead and behind (ParallaxKit).
+        case followsViewport(LoadingRanges)
+        /// Visible tiles only, served in the order they were asked for:
+        /// the baseline the session benchmark measures against.
+        case arrivalOrder
+
+        /// ParallaxKit's default ranges.
+        package static let standard = Loading.followsViewport(LoadingRanges())
+    }
+
+    /// The duration of the grid ↔ list switch and of image cross-fades.
+    package static let transitionDuration: TimeInterval = 0.35
+    package static let fadeDuration: TimeInterval = 0.25
+
+    package private(set) var settings: GallerySettings
+    package private(set) var viewportSize: CGSize
+    package private(set) var photos: [ImageID] = []
+    package private(set) var layout: GridLayout
+    package private(set) var scroll: ScrollSimulation
+    package let loader: ImageLoader
+    package let server: SimulatedImageServer
+    package let library: PhotoLibrary
+    /// What the last ``update(now:)`` decided is on screen.
+    package private(set) var cells: [CellContent] = []
+    /// A message to show (a source that failed, an empty folder).
+    package private(set) var status: String?
+
+    private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
+    /// RolfHendriks' UICollectionView-Demo shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
+    private let requests: ImageRequester<Int>
+    /// What each visible cell's request last displayed.
+    private var pictures: [Int: Picture] = [:]
+    /// Cells with a request, displayed or not yet.
+    private var boundItems: Set<Int> = []
+    private var lastUpdate: TimeInterval?
+    private var pressedItem: Int?
+    private var listGeneration = 0
+
+    /// How pictures are scheduled.
+    package let loading: Loading
+    /// The viewport's loading plans (``Loading/followsViewport(_:)``), shared
+    /// with every other surface through `ParallaxHosting`.
+    package let viewportLoading: ViewportLoading?
+    /// What the thumbnails of the last plan depended on besides the layout.
+    private var plannedKeys: PlannedKeys?
+
+    /// The memory cache's byte limit.
+    package static let memoryCacheLimit = 256 * 1_048_576
+
+    /// The loader's configuration for `loading`: downloads that are not
+    /// urgent are limited to 16 at once (the simulated server, like an
+    /// HTTP/2 server, is bound by latency, not bandwidth).
+    package static func loaderConfiguration(for loading: Loading) -> ImageLoader.Configuration {
+        ImageLoader.Configuration(maximumConcurrentDownloads: 16,
+                                  ordering: loading == .arrivalOrder ? .arrival : .priority)
+    }
+
+    /// - Parameter diskCache: Where thumbnails are kept between launches
+    ///   (``GalleryCache``); `nil` keeps them in memory only.
+    package init(library: PhotoLibrary, settings: GallerySettings, viewportSize: CGSize,
+                loading: Loading = .standard, loaderConfiguration: ImageLoader.Configuration? = nil,
+                diskCache: DiskImageCache? = nil) {
+        self.loading = loading
+        self.settings = settings
+        self.library = library
+        self.viewportSize = viewportSize
+        self.server = SimulatedImageServer(
+            backing: library.source,
+            behavior: .init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
+        self.loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
+                                  memoryCache: MemoryImageCache(limits: .init(costLimit: Self.memoryCacheLimit)),
+                                  diskCache: diskCache,
+                                  configuration: loaderConfiguration ?? Self.loaderConfiguration(for: loading))
+        self.requests = ImageRequester(loader: loader, source: server, fadeDuration: Self.fadeDuration,
+                                      resizeBehavior: .showsPlaceholder)
+        if case .followsViewport(let ranges) = loading {
+            viewportLoading = ViewportLoading(loader: loader, ranges: ranges)
+        } else {
+            viewportLoading = nil
+        }
+        self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
+        self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
+    }
+
+    /// Fetches the photo list (again, after an erase).
+    package func loadPhotoList() async {
+        listGeneration += 1
+        let generation = listGeneration
+        let listed: [ImageID]
+        let message: String?
+        do {
+            listed = try await server.imageIDs()
+            message = listed.isEmpty ? "No photos to show." : nil
+        } catch {
+            listed = []
+            message = "The photos could not be listed: \(error)"
+        }
+        guard generation == listGeneration else { return }       // a later request (another erase) won
+        photos = listed
+        status = message
+        relayout(keepingPlace: false)
+    }
+
+    // MARK: Layout
+
+    private static func makeLayout(_ mode: GalleryLayout, count: Int, size: CGSize) -> GridLayout {
+        // RolfHendriks' UICollectionView-Demo's configurations are valid by construction; the fallback only guards against a future edit.
+        (try? GridLayout(configuration: mode.configuration, itemCount: count, containerSize: size))
+            ?? (try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
+    }
+
+    private var viewport: ScrollViewport {
+        ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
+    }
+
+    private func relayout(keepingPlace: Bool) {
+        let old = layout, oldViewport = viewport
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+        let offset = keepingPlace
+            ? PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
+            : range.clamp(scroll.position)
+        scroll.updateBounds(range, viewportExtent: viewportSize.height)
+        scroll.jump(to: offset)
+    }
+
+    /// The window was resized (the desktop's rotation): the photo at the top stays.
+    package func resize(to size: CGSize) {
+        guard size.width > 0, size.height > 0, size != viewportSize else { return }
+        let old = layout, oldViewport = viewport
+        viewportSize = size
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: size)
+        let newViewport = ScrollViewport(size: size)
+        let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: newViewport).y
+        scroll.updateBounds(newViewport.offsetRange(contentExtent: layout.contentExtent, along: .vertical), viewportExtent: size.height)
+        scroll.jump(to: offset)
+        transition = nil
+    }
+
+    /// Switches grid ↔ list with an animation that keeps the photo at the
+    /// top where it is, even mid-scroll.
+    package func toggleLayout(now: TimeInterval) {
+        let old = layout
+        let started = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
+        settings.layout = settings.layout.toggled
+        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        let animation = LayoutTransition(from: old, at: started, to: layout)
+        transition = (animation, now)
+        let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+        scroll.updateBounds(range, viewportExtent: viewportSize.height)
+        scroll.jump(to: animation.destinationOffset.y)
+    }
+
+    // MARK: Settings
+
+    package func cycleEffect() { settings.effect = settings.effect.next }
+    package func setEffect(_ effect: GalleryEffect) { settings.effect = effect }
+    package func changeIntensity(by delta: CGFloat) { settings.intensity = min(max(settings.intensity + delta, 0), 3) }
+    package func toggleReduceMotion() { settings.reduceMotion.toggle() }
+    package func toggleSnapping() { settings.snapping.toggle() }
+
+    package func cycleLatency() async {
+        settings.latency = settings.latency.next
+        await applyServerBehavior()
+    }
+
+    package func cycleFailureRate() async {
+        let rates = [0.0, 0.1, 0.3]
+        settings.failureRate = rates[((rates.firstIndex(of: settings.failureRate) ?? 0) + 1) % rates.count]
+        await applyServerBehavior()
+    }
+
+    private func applyServerBehavior() async {
+        await server.setBehavior(.init(latency: settings.latency.range, failureRate: settings.failureRate, seed: settings.seed))
+    }
+
+    /// Forgets every download (safe mid-fling): every picture loads again.
+    package func reloadAll() async {
+        await loader.reloadAll()
+        forgetCells()
+    }
+
+    /// Erases everything and fetches the list again (safe mid-fling).
+    package func eraseAll() async {
+        await loader.eraseAll()
+        forgetCells()
+        await loadPhotoList()
+    }
+
+    private func forgetCells() {
+        requests.reset()
+        viewportLoading?.invalidate()
+        pictures.removeAll()
+        boundItems.removeAll()
+    }
+
+    /// Tries a failed picture again.
+    package func retry(item: Int) {
+        requests.cancel(item)
+        pictures[item] = nil
+    }
+
+    // MARK: Scrolling
+
+    package func scroll(by delta: CGFloat) {
+        scroll.jump(to: scroll.position + delta)
+    }
+
+    package func beginDrag() { scroll.beginDrag() }
+    package func drag(by delta: CGFloat) { scroll.drag(by: delta) }
+
+    package func endDrag(velocity: CGFloat) {
+        scroll.endDrag(velocity: velocity, snap: snapRule(velocity: velocity))
+    }
+
+    package func fling(velocity: CGFloat) {
+        scroll.fling(velocity: velocity, snap: snapRule(velocity: velocity))
+    }
+
+    /// Glides to `offset`, snapped (keys, page up/down).
+    package func glide(to offset: CGFloat) {
+        scroll.decelerate(to: offset)
+    }
+
+    private func snapRule(velocity: CGFloat) -> (CGFloat) -> CGFloat {
+        guard settings.snapping else { return { $0 } }
+        let layout = self.layout, viewport = ScrollViewport(size: viewportSize)
+        return { proposed in
+            ScrollSnapping.restingOffset(proposed: CGPoint(x: 0, y: proposed), velocity: CGPoint(x: 0, y: velocity),
+                                         in: layout, viewport: viewport).y
+        }
+    }
+
+    /// The item under a point on screen, if any.
+    package func item(at point: CGPoint) -> Int? {
+        cells.first { $0.frame.contains(point) }?.item
+    }
+
+    package func press(at point: CGPoint?) { pressedItem = point.flatMap(item(at:)) }
+
+    // MARK: Frame
+
+    /// Advances time to `now`, applies arrived images, decides every
+    /// visible cell's content and starts the loads it needs.
+    package func update(now: TimeInterval) {
+        update(now: now, arrivalTime: now)
+    }
+
+    private func update(now: TimeInterval, arrivalTime: TimeInterval) {
+        let elapsed = lastUpdate.map { now - $0 } ?? 0
+        lastUpdate = now
+        if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
+        applyArrivals(now: arrivalTime)
+
+        var progress: CGFloat = 1
+        if let (_, start) = transition {
+            let t = min(max((now - start) / Self.transitionDuration, 0), 1)
+            progress = CGFloat(t * t * (3 - 2 * t))            // smoothstep
+            if t >= 1 { transition = nil }
+        }
+        let offset: CGPoint
+        var items: [(Int, CGRect)] = []
+        var destinationSizes: [Int: CGSize] = [:]
+        if let (animation, _) = transition {
+            offset = animation.contentOffset(at: progress)
+            animation.forEachItem(at: progress) { index, frame in
+                items.append((index.item, frame))
+                // Pictures are made once, at the size they will have when the switch ends, and stretched
+                // meanwhile: interpolated sizes would ask for a new decode every frame.
+                destinationSizes[index.item] = animation.destination.frame(of: index)?.size
+            }
+        } else {
+            offset = CGPoint(x: 0, y: scroll.position)
+            layout.forEachItem(in: CGRect(origin: offset, size: viewportSize)) { index, frame in items.append((index.item, frame)) }
+        }
+        let visibleRect = CGRect(origin: offset, size: viewportSize)
+        let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
+                                        intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
+        let placer = scroller.placer(for: visibleRect)
+        planLoading(visibleRect: visibleRect, placer: placer)
+        var visible = Set<Int>()
+        var next: [CellContent] = []
+        next.reserveCapacity(items.count)
+        for (item, frame) in items where item < photos.count {
+            visible.insert(item)
+            let placement = placer.placement(forItemFrame: frame)
+            let id = photos[item]
+            let screenFrame = frame.offsetBy(dx: -offset.x, dy: -offset.y)
+            var keySize = placement.contentSize
+            if let size = destinationSizes[item] {
+                keySize = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
+            }
+            let key = thumbnailKey(for: id, contentSize: keySize)
+            if let key { ensureLoad(item: item, key: key, priority: viewportLoading?.priority(for: ItemIndex(item: item)) ?? .visible) }
+            var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
+                                      image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
+                                      failure: nil, isPressed: pressedItem == item)
+            switch pictures[item] {
+            case .placeholder(let placeholder)?:
+                content.placeholder = placeholder
+            case .image(let key, let image, let fade, let arrival, let underneath)?:
+                content.placeholder = underneath
+                content.image = image
+                content.imageKey = key
+                content.opacity = fade > 0 ? min(max((now - (arrival ?? now)) / fade, 0), 1) : 1
+            case .failure(let message)?:
+                content.failure = message
+            case nil:
+                break
+            }
+            next.append(content)
+        }
+        cells = next
+        // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
+        for item in boundItems.union(pictures.keys) where !visible.contains(item) {
+            requests.cancel(item)
+            boundItems.remove(item)
+            pictures[item] = nil
+        }
+    }
+
+    /// Loads under way for visible cells.
+    package var pendingLoads: Int { requests.pendingCount }
+
+    /// Pictures held for cells (only visible ones: the memory cache keeps the rest).
+    package var heldPictureCount: Int {
+        pictures.values.reduce(0) { count, picture in
+            if case .image = picture { return count + 1 }
+            return count
+        }
+    }
+
+    /// Updates at `now` until every visible cell has its picture or its
+    /// failure (or `timeout` passes): deterministic frames for headless
+    /// rendering and tests.
+    ///
+    /// With `completingFades` (the default) pictures that arrive are shown
+    /// as if they had arrived a cross-fade ago, fully faded in; without it
+    /// they arrive at `now`, at the start of their fade.
+    package func settle(at now: TimeInterval, completingFades: Bool = true, timeout: Duration = .seconds(20)) async {
+        let clock = ContinuousClock(), deadline = clock.now + timeout
+        let arrival = completingFades ? now - Self.fadeDuration : now
+        update(now: now, arrivalTime: arrival)
+        while pendingLoads > 0, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+            update(now: now, arrivalTime: arrival)
+        }
+    }
+
+    /// The first visible item (the one place keeping keeps), or `nil`.
+    package var topItem: Int? {
+        PlaceKeeping.anchor(in: layout, viewport: viewport)?.index.item
+    }
+
+    /// Scrolls straight to `offset` (clamped), with no animation.
+    package func jump(to offset: CGFloat) { scroll.jump(to: offset) }
+
+    /// Whether anything is moving (for an idle render loop).
+    package var isAnimating: Bool {
+        !scroll.isAtRest || transition != nil || requests.pendingCount > 0
+            || pictures.values.contains { if case .image(_, _, _, nil, _) = $0 { return true } else { return false } }
+    }
+
+    private func thumbnailKey(for id: ImageID, contentSize: CGSize) -> ThumbnailKey? {
+        guard let size = try? ThumbnailSize(points: contentSize, scale: settings.scale) else { return nil }
+        return ThumbnailKey(id: id, size: size)
+    }
+
+    /// Asks for `key` in cell `item`, unless that is what the cell already
+    /// asked for (loading, shown or failed).
+    private func ensureLoad(item: Int, key: ThumbnailKey, priority: LoadPriority) {
+        guard requests.key(for: item) != key else { return }
+        pictures[item] = nil
+        boundItems.insert(item)
+        requests.load(key, into: item, priority: priority) { [weak self] display in
+            guard let self else { return }
+            self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])
+        }
+    }
+
+    /// Stamps pictures that arrived since the last frame with the time
+    /// their cross-fade starts.
+    private func applyArrivals(now: TimeInterval) {
+        for (item, picture) in pictures {
+            if case .image(let key, let image, let fade, nil, let underneath) = picture {
+                pictures[item] = .image(key: key, image: image, fadeDuration: fade, arrival: now, over: underneath)
+            }
+        }
+    }
+
+    /// Plans the viewport's ranges (``LoadingRanges``) and hands the plan
+    /// to the loader, when the viewport has moved into other items or the
+    /// motion changed (``ViewportLoading``): not every frame.
+    private func planLoading(visibleRect: CGRect, placer: ParallaxScroller.Placer) {
+        guard let viewportLoading else { return }
+        // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
+        guard transition == nil else { return }
+        let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, effect: settings.effect,
+                               intensity: settings.intensity, reduceMotion: settings.reduceMotion, scale: settings.scale)
+        if keys != plannedKeys {
+            plannedKeys = keys
+            viewportLoading.invalidate()
+        }
+        let photos = self.photos
+        viewportLoading.update(layout: layout, visibleRect: visibleRect, motion: scroll.motion) { index, frame in
+            guard index.item < photos.count else { return nil }
+            return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
+        }
+    }
+
+    /// What the planned thumbnails' keys depend on besides the layout's frames.
+    private struct PlannedKeys: Equatable {
+        var itemCount: Int
+        var layout: GalleryLayout
+        var effect: GalleryEffect
+        var intensity: CGFloat
+        var reduceMotion: Bool
+        var scale: CGFloat
+    }
+}
+
+/// What one cell's request last displayed (see ``ImageDisplay``).
+private enum Picture {
+    case placeholder(ImagePlaceholder)
+    /// `arrival` is when its cross-fade started (`nil` until the next
+    /// frame); it fades in over the placeholder the cell showed before.
+    case image(key: ThumbnailKey, image: PixelImage, fadeDuration: TimeInterval, arrival: TimeInterval?,
+               over: ImagePlaceholder)
+    case failure(String)
+
+    init(_ display: ImageDisplay, key: ThumbnailKey, replacing previous: Picture?) {
+        switch display {
+        case .placeholder(let placeholder):
+            self = .placeholder(placeholder)
+        case .image(let image, let fade):
+            var underneath = ImagePlaceholder.uncached
+            if case .placeholder(let shown)? = previous { underneath = shown }
+            self = .image(key: key, image: image, fadeDuration: fade, arrival: nil, over: underneath)
+        case .failure(let message):
+            self = .failure(message)
+        }
+    }
+}

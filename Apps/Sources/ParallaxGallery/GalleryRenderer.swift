@@ -1,0 +1,136 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// Draws a ``GalleryModel`` onto a ``GalleryCanvas``: the photos with their
+/// parallax, placeholders (an illustration while a photo downloads, black
+/// while a stored one decodes), the 0.25 s cross-fade, error tiles, titles,
+/// the HUD, the help and the credits.
+package struct GalleryRenderer {
+    package var showsHUD = true
+    package var showsHelp = false
+    package var showsCredits = false
+    package var showsTitles = true
+
+    package init() {}
+
+    package static let background = RGBA(24, 26, 32)
+    package static let cachedPlaceholder = RGBA(0, 0, 0)
+    package static let errorTile = RGBA(110, 24, 30)
+
+    @MainActor
+    package func draw(_ model: GalleryModel, on canvas: GalleryCanvas, hud: [String] = []) {
+        canvas.clip(to: nil)
+        canvas.clear(Self.background)
+        for cell in model.cells {
+            canvas.clip(to: cell.frame)
+            drawPlaceholder(cell, on: canvas)
+            if let image = cell.image, let key = cell.imageKey {
+                let rect = cell.contentFrame.offsetBy(dx: cell.frame.minX, dy: cell.frame.minY)
+                canvas.draw(image, key: key, in: rect, opacity: cell.opacity)
+            } else if let failure = cell.failure {
+                canvas.fill(cell.frame, Self.errorTile)
+                canvas.drawText("⚠ failed — click to retry", at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.midY - 8),
+                                size: 13, color: RGBA(255, 230, 230), outlined: true)
+                canvas.drawText(String(failure.prefix(48)), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.midY + 10),
+                                size: 11, color: RGBA(255, 200, 200), outlined: false)
+            }
+            if cell.isPressed { canvas.fill(cell.frame, RGBA(255, 255, 255, 70)) }
+            if showsTitles, cell.frame.height >= 60 {
+                canvas.drawText(title(of: cell), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.maxY - 24),
+                                size: 14, color: RGBA(255, 255, 255), outlined: true)
+            }
+        }
+        canvas.clip(to: nil)
+        if let status = model.status {
+            canvas.drawText(status, at: CGPoint(x: 20, y: 20), size: 18, color: RGBA(255, 255, 255), outlined: true)
+        }
+        if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
+        if showsHelp { drawLines(Self.helpLines, at: CGPoint(x: 40, y: 60), on: canvas, size: 16, panel: true) }
+        if showsCredits {
+            drawLines(["Photo credits"] + model.library.credits.prefix(40), at: CGPoint(x: 40, y: 60), on: canvas, size: 12, panel: true)
+        }
+    }
+
+    @MainActor
+    private func drawPlaceholder(_ cell: CellContent, on canvas: GalleryCanvas) {
+        switch cell.placeholder {
+        case .cached:
+            canvas.fill(cell.frame, Self.cachedPlaceholder)
+        case .uncached:
+            // An illustration: a soft sky and hills, so a missing picture reads as "coming".
+            canvas.fill(cell.frame, RGBA(58, 74, 98))
+            let hill = CGRect(x: cell.frame.minX, y: cell.frame.minY + cell.frame.height * 0.62,
+                              width: cell.frame.width, height: cell.frame.height * 0.38)
+            canvas.fill(hill, RGBA(46, 92, 70))
+            let sun = CGRect(x: cell.frame.minX + cell.frame.width * 0.68, y: cell.frame.minY + cell.frame.height * 0.18,
+                             width: cell.frame.width * 0.12, height: cell.frame.width * 0.12)
+            canvas.fill(sun, RGBA(236, 200, 96))
+        }
+    }
+
+    private func title(of cell: CellContent) -> String {
+        let name = cell.id.rawValue
+        let base = name.split(separator: "__").last.map(String.init) ?? name
+        return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
+    }
+
+    @MainActor
+    private func drawLines(_ lines: [String], at origin: CGPoint, on canvas: GalleryCanvas, size: Int, panel: Bool = false) {
+        guard !lines.isEmpty else { return }
+        let lineHeight = CGFloat(size) * 1.45
+        if panel {
+            canvas.fill(CGRect(x: origin.x - 16, y: origin.y - 12, width: min(canvas.pixelSize.width - 2 * origin.x + 32, 760),
+                               height: CGFloat(lines.count) * lineHeight + 24), RGBA(0, 0, 0, 200))
+        }
+        for (row, line) in lines.enumerated() {
+            canvas.drawText(line, at: CGPoint(x: origin.x, y: origin.y + CGFloat(row) * lineHeight), size: size,
+                            color: RGBA(255, 255, 255), outlined: true)
+        }
+    }
+
+    /// Draws the layered scene: every layer's art at its own offset, repeated across its loop.
+    @MainActor
+    package func draw(_ scene: LayeredScene, on canvas: GalleryCanvas, hud: [String] = []) {
+        canvas.clip(to: nil)
+        canvas.clear(RGBA(20, 30, 78))
+        let width = scene.viewportSize.width
+        for layer in 0..<scene.art.count {
+            let offset = scene.offset(ofLayer: layer)
+            let period = scene.loop(ofLayer: layer).period
+            for mark in scene.art[layer] {
+                // Each mark shows where it falls in this screen, once per period that reaches it.
+                var x = mark.x - offset
+                while x + mark.width < 0 { x += period }
+                while x < width {
+                    canvas.fill(CGRect(x: x, y: mark.y, width: mark.width, height: mark.height), mark.color)
+                    x += period
+                }
+            }
+        }
+        if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
+    }
+
+    /// The HUD line that describes the model's settings (the window adds
+    /// frame times and loader counters to it).
+    @MainActor
+    package static func settingsLine(of model: GalleryModel) -> String {
+        let settings = model.settings
+        return String(format: "%@ · %@ · intensity %.1f%@ · latency %@, failures %d %%", settings.layout.rawValue,
+                      settings.effect.rawValue, Double(settings.intensity), settings.reduceMotion ? " · Reduce Motion" : "",
+                      settings.latency.rawValue, Int(settings.failureRate * 100))
+    }
+
+    package static let helpLines = [
+        "ParallaxKit gallery — keys",
+        "wheel, drag, arrows, Page Up/Down, Home/End   scroll (flings snap to rows)",
+        "G   switch grid ↔ list (keeps the photo)        E   effect: depth / window / off",
+        "+ / −   parallax intensity                        M   Reduce Motion",
+        "R   reload all (forget downloads)               X   erase all and fetch the list again",
+        "L   server latency: none / 0–2 s / 1–5 s         F   failure rate: 0 / 10 / 30 %",
+        "N   snapping on/off          Y   layered scene          C   photo credits",
+        "H or ?   this help           I   HUD           click a failed tile to retry      Q / Esc   quit",
+    ]
+}

@@ -1,0 +1,81 @@
+#if canImport(CSDL2)
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// Scripted, headless runs of the gallery: single frames, fling sequences
+/// with an animation, and the frame-time benchmark.
+package enum GalleryRendering {
+    /// Renders one frame with the content scrolled to `scroll`, after every
+    /// visible picture has arrived, and returns it.
+    @MainActor
+    package static func frame(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
+                             hud: Bool = false) async throws -> PixelImage? {
+        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = hud
+        await model.settle(at: 0)
+        return headless.render(model, hud: hud ? [GalleryRenderer.settingsLine(of: model)] : [])
+    }
+
+    /// A model with its photo list loaded, scrolled to `scroll`.
+    @MainActor
+    private static func prepared(library: PhotoLibrary, settings: GallerySettings, size: CGSize,
+                                 scroll: CGFloat) async -> GalleryModel {
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size)
+        await model.loadPhotoList()
+        model.jump(to: scroll)
+        return model
+    }
+
+    /// Renders the layered scene with the driver scrolled to `offset`.
+    @MainActor
+    package static func layers(size: CGSize, offset: CGFloat) throws -> PixelImage? {
+        let scene = LayeredScene(viewportSize: size)
+        scene.beginDrag()
+        scene.drag(by: offset)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.canvas.beginFrame()
+        headless.renderer.showsHUD = false
+        headless.renderer.draw(scene, on: headless.canvas)
+        return headless.canvas.readPixels()
+    }
+
+    /// Renders `frames` frames at 60 per second of a fling at `velocity`
+    /// points per second starting from `scroll`, each after its pictures
+    /// have arrived (deterministic for a given seed), writing
+    /// `frame-0001.png`… and `animation.png` (APNG) into `directory`.
+    /// Returns the files written.
+    @MainActor
+    package static func sequence(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
+                                frames: Int, velocity: CGFloat, directory: URL) async throws -> [URL] {
+        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = false
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var written: [URL] = [], pngs: [Data] = []
+        model.update(now: 0)
+        model.fling(velocity: velocity)
+        for index in 0..<max(frames, 1) {
+            let now = Double(index) / 60
+            await model.settle(at: now)
+            guard let frame = headless.render(model), let png = frame.pngData() else { continue }
+            let url = directory.appendingPathComponent(String(format: "frame-%04d.png", index + 1))
+            try png.write(to: url)
+            written.append(url)
+            pngs.append(png)
+        }
+        if let animation = AnimatedPNG.make(frames: pngs, delay: 1.0 / 30) {
+            let url = directory.appendingPathComponent("animation.png")
+            try animation.write(to: url)
+            written.append(url)
+        }
+        return written
+    }
+}
+#endif

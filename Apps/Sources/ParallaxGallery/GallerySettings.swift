@@ -1,0 +1,78 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxLayout
+
+/// The gallery's two layouts (RolfHendriks' UICollectionView-Demo), which switch into each other.
+package enum GalleryLayout: String, Sendable, Hashable, CaseIterable {
+    case grid, list
+
+    /// The layout's configuration: RolfHendriks' UICollectionView-Demo's defaults.
+    package var configuration: GridConfiguration { self == .grid ? .grid : .list }
+    /// The other one.
+    package var toggled: GalleryLayout { self == .grid ? .list : .grid }
+}
+
+/// The effects the gallery shows, switched with a key.
+package enum GalleryEffect: String, Sendable, Hashable, CaseIterable {
+    /// Depth parallax with RolfHendriks' UICollectionView-Demo's values: grid 10 pt, list 10 % of the cell.
+    case depth
+    /// A fixed background (the “Handmade Code: Parallax Table View” post).
+    case window
+    case off
+
+    /// The parallax effect for `layout`.
+    package func parallax(for layout: GalleryLayout) -> ParallaxEffect {
+        switch self {
+        case .depth: return layout == .grid ? .gridDefault : .listDefault
+        case .window: return .window
+        case .off: return .none
+        }
+    }
+
+    package var next: GalleryEffect {
+        let all = GalleryEffect.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// How slow and unreliable the simulated server is.
+package enum LatencyPreset: String, Sendable, Hashable, CaseIterable {
+    /// No delay.
+    case none
+    /// RolfHendriks' UICollectionView-Demo's 0–2 s.
+    case seed
+    /// 1–5 s, for watching placeholders.
+    case slow
+
+    package var range: ClosedRange<Duration> {
+        switch self {
+        case .none: return .zero ... .zero
+        case .seed: return .zero ... .seconds(2)
+        case .slow: return .seconds(1) ... .seconds(5)
+        }
+    }
+
+    package var next: LatencyPreset {
+        let all = LatencyPreset.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// Everything the gallery starts from.
+package struct GallerySettings: Sendable, Hashable {
+    package var layout: GalleryLayout = .grid
+    package var effect: GalleryEffect = .depth
+    package var intensity: CGFloat = 1
+    package var reduceMotion = false
+    package var latency: LatencyPreset = .seed
+    package var failureRate: Double = 0
+    package var seed: UInt64 = 2015
+    package var snapping = true
+    /// Pixels per point (1 on a desktop).
+    package var scale: CGFloat = 1
+
+    package init() {}
+}

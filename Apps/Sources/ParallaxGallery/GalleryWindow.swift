@@ -1,0 +1,232 @@
+#if canImport(CSDL2)
+import CSDL2
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxImages
+
+/// There is no display to show a window on (SDL found only its offscreen or
+/// dummy video driver).
+package struct NoDisplay: Error, CustomStringConvertible, Sendable {
+    package var driver: String
+    package var description: String {
+        "no display to open a window on (SDL video driver: \(driver.isEmpty ? "none" : driver); set DISPLAY or WAYLAND_DISPLAY)"
+    }
+}
+
+/// The interactive gallery: an SDL window, input, and the render loop that
+/// owns the ``GalleryModel``.
+@MainActor
+package final class GalleryWindow {
+    private let model: GalleryModel
+    private var renderer = GalleryRenderer()
+    /// Displayed frames (their intervals: the frame rate) and the work of each (drawing included).
+    private var statistics = FrameStatistics()
+    private var workTimes = FrameStatistics()
+    private var running = true
+    private var dragging: (last: CGPoint, samples: [(time: Double, y: CGFloat)], moved: CGFloat)?
+    private let screenshotDirectory: URL?
+    private var screenshots = 0
+    /// The layered background (Y), when shown.
+    private var scene: LayeredScene?
+    /// The loader's counters, refreshed a few times a second for the HUD.
+    private var loaderStatistics = ImageLoader.Statistics()
+    private var frameCount = 0
+    /// What the person scrolling sees, over the last five to ten seconds
+    /// (two alternating five-second windows).
+    private var quality = (current: ScrollingQuality(), previous: ScrollingQuality())
+
+    package init(model: GalleryModel, screenshotDirectory: URL? = nil) {
+        self.model = model
+        self.screenshotDirectory = screenshotDirectory
+    }
+
+    /// Opens the window and runs until it is closed.
+    /// - Throws: ``SDLError`` when there is no display (the caller falls
+    ///   back to headless rendering).
+    package func run() async throws {
+        guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw SDLError("no display to open a window on") }
+        defer { SDL_Quit() }
+        // Without a display SDL may still start its offscreen or dummy driver: a window nobody can see.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if ["offscreen", "dummy", "evdev", ""].contains(driver) {
+            throw NoDisplay(driver: driver)
+        }
+        let size = model.viewportSize
+        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
+        guard let window = SDL_CreateWindow("ParallaxKit — \(model.library.description)", pk_sdl_windowpos_centered(),
+                                            pk_sdl_windowpos_centered(), Int32(size.width), Int32(size.height), flags) else {
+            throw SDLError("could not open a window")
+        }
+        defer { SDL_DestroyWindow(window) }
+        guard let sdlRenderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue)
+            ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            throw SDLError("could not create a renderer")
+        }
+        defer { SDL_DestroyRenderer(sdlRenderer) }
+        let canvas = SDLCanvas(renderer: sdlRenderer)
+        defer { canvas.close() }
+        await model.loadPhotoList()
+        // Frames are paced like a display's refresh: one is due every 1/60 s on the wall clock, and the
+        // loop sleeps until then. A frame that finishes late waits
+        // for the next due time, and how late it was is what the HUD's hitch ratio counts: the same
+        // measure as the session benchmark's.
+        let budget = ScrollingQuality.frameBudget
+        var previous = Self.now()
+        var due = previous
+        while running {
+            var event = SDL_Event()
+            while SDL_PollEvent(&event) != 0 { await handle(event, canvas: canvas) }
+            let start = Self.now()
+            canvas.beginFrame()
+            if let scene {
+                scene.advance(by: CGFloat(min(start - previous, 0.25)))
+                renderer.draw(scene, on: canvas, hud: hud())
+            } else {
+                model.update(now: start)
+                renderer.draw(model, on: canvas, hud: hud())
+            }
+            SDL_RenderPresent(sdlRenderer)
+            let finished = Self.now()
+            var next = due + budget
+            while next < finished { next += budget }
+            statistics.record(next - due)
+            workTimes.record(finished - start)
+            if scene == nil {
+                quality.current.record(visible: model.cells.count, blank: model.blankCellCount, isMoving: !model.scroll.isAtRest,
+                                       frameTime: finished - due, interval: next - due)
+                if quality.current.seconds >= 5 { quality = (ScrollingQuality(), quality.current) }
+            }
+            previous = start
+            due = next
+            frameCount += 1
+            if frameCount % 15 == 0 { loaderStatistics = await model.loader.statistics }
+            // The pipeline's results for the main actor run here, then the thread sleeps until the frame
+            // is due (a plain sleep wakes within a fraction of a millisecond; a task's sleep can be late).
+            await Task.yield()
+            let wait = next - Self.now()
+            if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+        }
+    }
+
+    private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
+
+    private func hud() -> [String] {
+        let cache = model.loader.memoryCache
+        return [
+            String(format: "%.0f fps  frame work p99 %.1f ms   ", statistics.framesPerSecond, workTimes.percentile(0.99) * 1000)
+                + GalleryRenderer.settingsLine(of: model),
+            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",
+            (quality.previous + quality.current).hudLine,
+        ]
+    }
+
+    private func handle(_ event: SDL_Event, canvas: SDLCanvas) async {
+        switch SDL_EventType(rawValue: event.type) {
+        case SDL_QUIT:
+            running = false
+        case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
+            let size = CGSize(width: CGFloat(event.window.data1), height: CGFloat(event.window.data2))
+            model.resize(to: size)
+            scene?.resize(to: size)
+        case SDL_MOUSEWHEEL where scene != nil:
+            scene!.fling(velocity: -CGFloat(event.wheel.preciseY + event.wheel.preciseX) * 2400)
+        case SDL_MOUSEWHEEL:
+            model.fling(velocity: -CGFloat(event.wheel.preciseY) * 1800)
+        case SDL_MOUSEBUTTONDOWN where scene != nil && event.button.button == UInt8(SDL_BUTTON_LEFT):
+            dragging = (CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y)), [(Self.now(), CGFloat(event.button.x))], 0)
+            scene!.beginDrag()
+        case SDL_MOUSEMOTION where scene != nil && dragging != nil:
+            let x = CGFloat(event.motion.x)
+            scene!.drag(by: -(x - dragging!.last.x))
+            dragging!.last.x = x
+            dragging!.samples.append((Self.now(), x))
+            if dragging!.samples.count > 6 { dragging!.samples.removeFirst() }
+        case SDL_MOUSEBUTTONUP where scene != nil && event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let drag = dragging else { return }
+            dragging = nil
+            var velocity: CGFloat = 0
+            if let first = drag.samples.first, let last = drag.samples.last, last.time - first.time > 0.001 {
+                velocity = -(last.y - first.y) / CGFloat(last.time - first.time)
+            }
+            scene!.release(velocity: velocity)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            let point = CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y))
+            dragging = (point, [(Self.now(), point.y)], 0)
+            model.beginDrag()
+            model.press(at: point)
+        case SDL_MOUSEMOTION where dragging != nil:
+            let point = CGPoint(x: CGFloat(event.motion.x), y: CGFloat(event.motion.y))
+            let dy = point.y - dragging!.last.y
+            model.drag(by: -dy)
+            dragging!.last = point
+            dragging!.moved += abs(dy)
+            dragging!.samples.append((Self.now(), point.y))
+            if dragging!.samples.count > 6 { dragging!.samples.removeFirst() }
+            if dragging!.moved > 6 { model.press(at: nil) }
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let drag = dragging else { return }
+            dragging = nil
+            model.press(at: nil)
+            var velocity: CGFloat = 0
+            if let first = drag.samples.first, let last = drag.samples.last, last.time - first.time > 0.001,
+               Self.now() - last.time < 0.08 {
+                velocity = -(last.y - first.y) / CGFloat(last.time - first.time)
+            }
+            model.endDrag(velocity: velocity)
+            if drag.moved <= 6, let item = model.item(at: drag.last), model.cells.first(where: { $0.item == item })?.failure != nil {
+                model.retry(item: item)
+            }
+        case SDL_KEYDOWN:
+            await handleKey(event.key.keysym.sym, canvas: canvas)
+        default:
+            break
+        }
+    }
+
+    private func handleKey(_ key: SDL_Keycode, canvas: SDLCanvas) async {
+        let rowStep = model.layout.itemSize.height + 8
+        let page = model.viewportSize.height
+        switch Int(key) {
+        case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): running = false
+        case Int(SDLK_g.rawValue): model.toggleLayout(now: Self.now())
+        case Int(SDLK_e.rawValue): model.cycleEffect()
+        case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): model.changeIntensity(by: 0.25)
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): model.changeIntensity(by: -0.25)
+        case Int(SDLK_m.rawValue): model.toggleReduceMotion()
+        case Int(SDLK_n.rawValue): model.toggleSnapping()
+        case Int(SDLK_r.rawValue): await model.reloadAll()
+        case Int(SDLK_x.rawValue): await model.eraseAll()
+        case Int(SDLK_l.rawValue): await model.cycleLatency()
+        case Int(SDLK_f.rawValue): await model.cycleFailureRate()
+        case Int(SDLK_h.rawValue), Int(SDLK_QUESTION.rawValue), Int(SDLK_SLASH.rawValue): renderer.showsHelp.toggle()
+        case Int(SDLK_c.rawValue): renderer.showsCredits.toggle()
+        case Int(SDLK_i.rawValue): renderer.showsHUD.toggle()
+        case Int(SDLK_DOWN.rawValue): model.glide(to: model.scroll.position + rowStep)
+        case Int(SDLK_UP.rawValue): model.glide(to: model.scroll.position - rowStep)
+        case Int(SDLK_PAGEDOWN.rawValue), Int(SDLK_SPACE.rawValue): model.glide(to: model.scroll.position + page)
+        case Int(SDLK_PAGEUP.rawValue): model.glide(to: model.scroll.position - page)
+        case Int(SDLK_HOME.rawValue): model.glide(to: model.scroll.bounds.lowerBound)
+        case Int(SDLK_END.rawValue): model.glide(to: model.scroll.bounds.upperBound)
+        case Int(SDLK_p.rawValue): saveScreenshot(canvas)
+        case Int(SDLK_y.rawValue): scene = scene == nil ? LayeredScene(viewportSize: model.viewportSize) : nil
+        case Int(SDLK_RIGHT.rawValue) where scene != nil: scene!.fling(velocity: 3000)
+        case Int(SDLK_LEFT.rawValue) where scene != nil: scene!.fling(velocity: -3000)
+        default: break
+        }
+    }
+
+    /// Writes the frame on screen to the screenshot folder (P).
+    private func saveScreenshot(_ canvas: SDLCanvas) {
+        guard let screenshotDirectory, let pixels = canvas.readPixels(), let png = pixels.pngData() else { return }
+        screenshots += 1
+        let url = screenshotDirectory.appendingPathComponent(String(format: "screenshot-%03d.png", screenshots))
+        try? FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
+        try? png.write(to: url)
+        let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") layout: \(model.settings.layout.rawValue)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
+    }
+}
+#endif

@@ -1,0 +1,59 @@
+import Foundation
+import ParallaxImages
+
+/// Where the gallery's pictures come from and who made them.
+package struct PhotoLibrary: Sendable {
+    /// The pictures, as a source the simulated server serves.
+    package var source: any ImageSource
+    /// One line per photo credit (licence lines of the real photos).
+    package var credits: [String]
+    /// What the library is, for the window title and messages.
+    package var description: String
+
+    package init(source: any ImageSource, credits: [String], description: String) {
+        self.source = source
+        self.credits = credits
+        self.description = description
+    }
+
+    /// The photos of `directory`, with the credits file `fetch-photos.sh`
+    /// writes beside them if there is one.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` when the folder is
+    ///   missing or holds no JPEG or PNG file.
+    package static func folder(_ directory: URL) async throws(ImageSourceError) -> PhotoLibrary {
+        let source = FolderImageSource(directory: directory)
+        let ids = try await source.imageIDs()
+        guard !ids.isEmpty else { throw .unavailable("the photo folder \(directory.path) holds no JPEG or PNG file") }
+        var credits: [String] = []
+        if let text = try? String(contentsOf: directory.appendingPathComponent("CREDITS.tsv"), encoding: .utf8) {
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
+            }
+        }
+        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)")
+    }
+
+    /// The photos of an HTTP server, through ``HTTPImageSource``: `url`
+    /// names a folder the server lists (`python3 -m http.server`, nginx's
+    /// autoindex), or a `.txt` index of names beside the photos. The list
+    /// itself is fetched when the gallery starts; a server that cannot be
+    /// reached is shown as a message in the window.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` for settings the
+    ///   source refuses (none with these defaults).
+    package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
+        let isIndexFile = url.pathExtension.lowercased() == "txt"
+        let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
+                                         indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
+        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
+    }
+
+    /// Generated pictures, when no photo folder can be used.
+    package static func synthetic(count: Int = 60, width: Int = 1200, height: Int = 900) -> PhotoLibrary {
+        let images = (0..<count).map { index in
+            (ImageID(String(format: "generated-%03d.png", index)), SyntheticPhotos.landscape(index: index, width: width, height: height))
+        }
+        return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
+                            description: "\(count) generated pictures")
+    }
+}

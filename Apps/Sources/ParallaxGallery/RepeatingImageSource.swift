@@ -1,0 +1,48 @@
+import Foundation
+import ParallaxImages
+
+/// `count` pictures made by cycling through a smaller source's pictures:
+/// a thousand-photo gallery from the 49 real photos, for the benchmark.
+package struct RepeatingImageSource: ImageSource {
+    package let base: any ImageSource
+    package let count: Int
+
+    package init(base: any ImageSource, count: Int) {
+        self.base = base
+        self.count = max(count, 0)
+    }
+
+    package func imageIDs() async throws(ImageSourceError) -> [ImageID] {
+        let ids = try await base.imageIDs()
+        guard !ids.isEmpty else { return [] }
+        return (0..<count).map { ImageID("\($0)__\(ids[$0 % ids.count].rawValue)") }
+    }
+
+    package func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.data(for: original)
+    }
+
+    package func isStoredLocally(_ id: ImageID) async -> Bool {
+        guard let original = Self.original(of: id) else { return false }
+        return await base.isStoredLocally(original)
+    }
+
+    package func fingerprint(for id: ImageID) async -> String? {
+        guard let original = Self.original(of: id) else { return nil }
+        return await base.fingerprint(for: original)
+    }
+
+    package var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
+
+    package func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.versionedData(for: original)
+    }
+
+    /// The base picture a repeated id shows.
+    private static func original(of id: ImageID) -> ImageID? {
+        guard let separator = id.rawValue.range(of: "__") else { return nil }
+        return ImageID(String(id.rawValue[separator.upperBound...]))
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(CSDL2)
+import CSDL2
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// Why SDL could not be used.
+package struct SDLError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    init(_ what: String) {
+        description = "\(what): \(String(cString: SDL_GetError()))"
+    }
+}
+
+/// A ``GalleryCanvas`` on an `SDL_Renderer`: a window's, or SDL's software
+/// renderer drawing into memory. Uploaded photos and rendered text are kept
+/// as textures between frames (least recently used dropped first), so a
+/// steady frame uploads nothing.
+@MainActor
+package final class SDLCanvas: GalleryCanvas {
+    package let renderer: OpaquePointer
+    private var textures: [ThumbnailKey: (texture: OpaquePointer, lastUse: UInt64)] = [:]
+    private var texts: [String: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
+    private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
+    private let fontPath: String?
+    private var frame: UInt64 = 0
+    private static let textureLimit = 192
+    private static let textLimit = 400
+
+    /// The DejaVu Sans font Debian ships (fonts-dejavu-core).
+    package static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    /// Draws with `renderer`; text uses the font at `fontPath` (no text if it
+    /// cannot be opened).
+    package init(renderer: OpaquePointer, fontPath: String? = SDLCanvas.defaultFontPath) {
+        self.renderer = renderer
+        self.fontPath = fontPath.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        // Nearest sampling: thumbnails are made at exactly the size they are drawn, so it is exact and sharp.
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0")
+    }
+
+    /// Releases every texture and font.
+    package func close() {
+        for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        for entry in texts.values { SDL_DestroyTexture(entry.texture) }
+        for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
+        textures.removeAll(); texts.removeAll(); fonts.removeAll()
+    }
+
+    /// Marks the start of a frame (for least-recently-used eviction).
+    package func beginFrame() { frame += 1 }
+
+    package var pixelSize: CGSize {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        return CGSize(width: CGFloat(width), height: CGFloat(height))
+    }
+
+    package func clear(_ color: RGBA) {
+        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
+        SDL_RenderClear(renderer)
+    }
+
+    package func fill(_ rect: CGRect, _ color: RGBA) {
+        SDL_SetRenderDrawBlendMode(renderer, color.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
+        var target = Self.frect(rect)
+        SDL_RenderFillRectF(renderer, &target)
+    }
+
+    package func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
+        guard let texture = texture(for: image, key: key) else { return }
+        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (opacity * 255).rounded()))))
+        var target = Self.frect(rect)
+        SDL_RenderCopyF(renderer, texture, nil, &target)
+    }
+
+    package func clip(to rect: CGRect?) {
+        if let rect {
+            var clip = SDL_Rect(x: Int32(rect.minX.rounded()), y: Int32(rect.minY.rounded()),
+                                w: Int32(max(rect.width.rounded(), 0)), h: Int32(max(rect.height.rounded(), 0)))
+            SDL_RenderSetClipRect(renderer, &clip)
+        } else {
+            SDL_RenderSetClipRect(renderer, nil)
+        }
+    }
+
+    package func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool) {
+        guard !text.isEmpty, let font = font(size: size) else { return }
+        if outlined, let shadow = textTexture(text, font: font.outline, size: size, color: RGBA(0, 0, 0), outline: true) {
+            var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(shadow.width), h: Float(shadow.height))
+            SDL_RenderCopyF(renderer, shadow.texture, nil, &target)
+        }
+        if let glyphs = textTexture(text, font: font.plain, size: size, color: color, outline: false) {
+            var target = SDL_FRect(x: Float(point.x), y: Float(point.y), w: Float(glyphs.width), h: Float(glyphs.height))
+            SDL_RenderCopyF(renderer, glyphs.texture, nil, &target)
+        }
+    }
+
+    /// The frame drawn so far, read back (premultiplied RGBA, opaque).
+    package func readPixels() -> PixelImage? {
+        let size = pixelSize
+        let width = Int(size.width), height = Int(size.height)
+        guard width > 0, height > 0 else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let status = pixels.withUnsafeMutableBytes {
+            SDL_RenderReadPixels(renderer, nil, pk_sdl_pixelformat_rgba32(), $0.baseAddress, Int32(width * 4))
+        }
+        return status == 0 ? PixelImage(width: width, height: height, pixels: pixels) : nil
+    }
+
+    // MARK: Private
+
+    private static func frect(_ rect: CGRect) -> SDL_FRect {
+        SDL_FRect(x: Float(rect.minX), y: Float(rect.minY), w: Float(rect.width), h: Float(rect.height))
+    }
+
+    private func texture(for image: PixelImage, key: ThumbnailKey) -> OpaquePointer? {
+        if let cached = textures[key] {
+            textures[key]?.lastUse = frame
+            return cached.texture
+        }
+        guard image.width > 0, image.height > 0,
+              let texture = SDL_CreateTexture(renderer, pk_sdl_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
+                                              Int32(image.width), Int32(image.height)) else { return nil }
+        image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(image.bytesPerRow)) }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        textures[key] = (texture, frame)
+        if textures.count > Self.textureLimit, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            SDL_DestroyTexture(oldest.value.texture)
+            textures[oldest.key] = nil
+        }
+        return texture
+    }
+
+    private func font(size: Int) -> (plain: OpaquePointer, outline: OpaquePointer)? {
+        if let font = fonts[size] { return font }
+        guard let fontPath, TTF_WasInit() != 0 || TTF_Init() == 0,
+              let plain = TTF_OpenFont(fontPath, Int32(size)), let outline = TTF_OpenFont(fontPath, Int32(size)) else { return nil }
+        TTF_SetFontOutline(outline, 1)
+        fonts[size] = (plain, outline)
+        return (plain, outline)
+    }
+
+    private func textTexture(_ text: String, font: OpaquePointer, size: Int, color: RGBA, outline: Bool)
+        -> (texture: OpaquePointer, width: Int32, height: Int32)? {
+        let cacheKey = "\(size)|\(outline)|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
+        if let cached = texts[cacheKey] {
+            texts[cacheKey]?.lastUse = frame
+            return (cached.texture, cached.width, cached.height)
+        }
+        guard let surface = TTF_RenderUTF8_Blended(font, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+        let entry = (texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: frame)
+        texts[cacheKey] = entry
+        if texts.count > Self.textLimit, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            SDL_DestroyTexture(oldest.value.texture)
+            texts[oldest.key] = nil
+        }
+        return (entry.texture, entry.width, entry.height)
+    }
+}
+#endif

@@ -1,0 +1,307 @@
+#if canImport(CSDL2)
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// `parallax-gallery session`: what a person scrolling the gallery sees,
+/// measured at the display's pace.
+///
+/// A scripted session runs on the wall clock: a frame is due every
+/// 16.7 ms, and each one is the model's update and the drawing by the
+/// headless renderer, while downloads and decodes run beside it. A frame
+/// that finishes late makes the next one wait for the next due time, as a
+/// display's refresh would. The script: the first screen; two flings at
+/// 3,000 pt/s and two at 6,000 pt/s, each left to stop; a jump to the
+/// middle and one to the end. After every stop it waits for a full screen,
+/// then looks at it for a second (so preloading gets the time a person
+/// gives it).
+@MainActor
+package enum SessionBenchmark {
+    /// One session's set-up.
+    package struct Scenario: Sendable, Hashable {
+        /// Where the photos come from.
+        package enum Source: String, Sendable, Hashable {
+            /// The photo folder, through the simulated server (with `latency`).
+            case folder
+            /// A real HTTP server on loopback (`python3 -m http.server` over the photo folder).
+            case httpServer
+        }
+
+        /// What the thumbnail disk cache holds when the session starts.
+        package enum Cache: String, Sendable, Hashable {
+            /// No disk cache.
+            case none
+            /// An empty disk cache, filled as the session goes (a first launch).
+            case cold
+            /// The disk cache a cold session filled, under a new model (a second launch).
+            case warm
+        }
+
+        package var layout: GalleryLayout
+        package var latency: LatencyPreset
+        /// ParallaxKit's scheduling, or the first-come-first-served baseline.
+        package var followsViewport: Bool
+        package var source: Source
+        package var cache: Cache
+
+        package init(layout: GalleryLayout, latency: LatencyPreset, followsViewport: Bool,
+                    source: Source = .folder, cache: Cache = .none) {
+            self.layout = layout
+            self.latency = latency
+            self.followsViewport = followsViewport
+            self.source = source
+            self.cache = cache
+        }
+
+        package var name: String {
+            let origin: String
+            switch source {
+            case .folder: origin = latency == .none ? "photos on disk" : "a slow server (\(latency.rangeText) per photo)"
+            case .httpServer: origin = "HTTP server (loopback)"
+            }
+            let cacheText: String
+            switch cache {
+            case .none: cacheText = ""
+            case .cold: cacheText = ", first launch (cache filling)"
+            case .warm: cacheText = ", second launch (from the disk cache)"
+            }
+            return "\(layout.rawValue), \(origin)\(cacheText), \(followsViewport ? "ParallaxKit" : "baseline")"
+        }
+    }
+
+    /// How long the screen took to fill after one stop or jump.
+    package struct Fill: Sendable, Hashable {
+        package var event: String
+        /// Seconds; `nil` if it never filled within the time limit.
+        package var seconds: Double?
+    }
+
+    /// One session's figures.
+    package struct Figures: Sendable {
+        package var scenario: Scenario
+        package var photos: Int
+        /// Frames while the content moved, per fling speed.
+        package var flings: [Int: ScrollingQuality]
+        /// The whole session: blank share while moving and hitch ratio.
+        package var whole: ScrollingQuality
+        package var fills: [Fill]
+        /// Frame work (update and drawing) p50, p99, max, in seconds.
+        package var work: (p50: Double, p99: Double, max: Double)
+        /// Peak resident memory during the session, in bytes (0 if unknown).
+        package var peakResidentBytes: Int
+        /// The memory cache's largest total cost during the session, and its limit.
+        package var cachePeakBytes: Int
+        package var cacheLimitBytes: Int
+        package var decodes: Int
+
+        /// The fill times of events whose name starts with `prefix`.
+        package func fillTimes(_ prefix: String) -> [Fill] { fills.filter { $0.event.hasPrefix(prefix) } }
+    }
+
+    /// What a session does, in order: show the first screen, fling at each
+    /// speed (each fling left to stop), jump to each place, waiting after
+    /// each for a full screen and then dwelling a moment as a person would.
+    package struct Script: Sendable, Hashable {
+        package struct Flings: Sendable, Hashable {
+            /// Points per second.
+            package var speed: Int
+            package var count: Int
+        }
+
+        package struct Jump: Sendable, Hashable {
+            package var name: String
+            /// Where to, as a share of the scrollable length.
+            package var fraction: Double
+        }
+
+        package var flings: [Flings]
+        package var jumps: [Jump]
+        /// Seconds to linger after each full screen.
+        package var dwell: Double
+
+        package init(flings: [Flings], jumps: [Jump], dwell: Double) {
+            self.flings = flings
+            self.jumps = jumps
+            self.dwell = dwell
+        }
+
+        /// The benchmark's session: two flings at 3,000 pt/s, two at 6,000,
+        /// a jump to the middle and one to the end, a second's dwell after each.
+        package static let standard = Script(
+            flings: [Flings(speed: 3000, count: 2), Flings(speed: 6000, count: 2)],
+            jumps: [Jump(name: "middle", fraction: 0.5), Jump(name: "end", fraction: 1)], dwell: 1)
+    }
+
+    /// How long to wait for a full screen before giving up on it.
+    package nonisolated static let fillTimeLimit = 15.0
+
+    /// Runs `scenario` twice over one new disk cache: first as a first
+    /// launch (``Scenario/Cache/cold``, the cache filling), then, with a
+    /// new model, as a second launch (``Scenario/Cache/warm``).
+    package static func runFirstAndSecondLaunch(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
+                                               size: CGSize = CGSize(width: 1280, height: 800),
+                                               script: Script = .standard) async throws -> [Figures] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-session-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var figures: [Figures] = []
+        for cache in [Scenario.Cache.cold, .warm] {
+            var launch = scenario
+            launch.cache = cache
+            let disk = try DiskImageCache(directory: directory, sizeLimit: GalleryCache.sizeLimit)
+            figures.append(try await run(launch, library: library, photos: photos, size: size, script: script, diskCache: disk))
+        }
+        return figures
+    }
+
+    /// Runs `scenario` over `photos` photos made by repeating `library`'s,
+    /// with `diskCache` (if any) behind the loader.
+    package static func run(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
+                           size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard,
+                           diskCache: DiskImageCache? = nil) async throws -> Figures {
+        let repeated = PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
+                                    credits: library.credits, description: "\(photos) photos")
+        var settings = GallerySettings()
+        settings.layout = scenario.layout
+        settings.latency = scenario.latency
+        settings.snapping = false
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = false
+        PeakMemory.reset()
+        let model = GalleryModel(library: repeated, settings: settings, viewportSize: size,
+                                 loading: scenario.followsViewport ? .standard : .arrivalOrder, diskCache: diskCache)
+        var session = Session(model: model, headless: headless)
+        await model.loadPhotoList()
+        let end = model.scroll.bounds.upperBound
+
+        await session.waitForFullScreen(event: "first screen")
+        await session.dwell(script.dwell)
+        for flings in script.flings where flings.count > 0 {
+            for index in 1...flings.count {
+                model.fling(velocity: CGFloat(flings.speed))
+                await session.runUntilRest(speed: flings.speed)
+                await session.waitForFullScreen(event: "fling \(flings.speed) #\(index)")
+                await session.dwell(script.dwell)
+            }
+        }
+        for jump in script.jumps {
+            model.jump(to: end * CGFloat(jump.fraction))
+            await session.waitForFullScreen(event: "jump to the \(jump.name)")
+            await session.dwell(script.dwell)
+        }
+        // The cache's writes are part of a first launch; the next launch must find them.
+        await model.loader.waitUntilIdle()
+        let decodes = await model.loader.statistics.decodes
+        let sorted = session.workTimes.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }
+        return Figures(scenario: scenario, photos: photos, flings: session.flings, whole: session.whole,
+                       fills: session.fills, work: (percentile(0.5), percentile(0.99), sorted.last ?? 0),
+                       peakResidentBytes: PeakMemory.residentBytes(), cachePeakBytes: session.cachePeak,
+                       cacheLimitBytes: GalleryModel.memoryCacheLimit, decodes: decodes)
+    }
+
+    /// The frame loop: a frame every 16.7 ms on the wall clock.
+    @MainActor
+    private struct Session {
+        let model: GalleryModel
+        let headless: HeadlessRenderer
+        let clock = ContinuousClock()
+        let start: ContinuousClock.Instant
+        var due: ContinuousClock.Instant
+        var whole = ScrollingQuality()
+        var flings: [Int: ScrollingQuality] = [:]
+        var fills: [Fill] = []
+        var workTimes: [Double] = []
+        var cachePeak = 0
+        let budget = Duration.nanoseconds(16_666_667)
+
+        init(model: GalleryModel, headless: HeadlessRenderer) {
+            self.model = model
+            self.headless = headless
+            start = clock.now
+            due = start
+        }
+
+        /// Draws one frame when it is due; returns the session time it was due at.
+        @discardableResult
+        mutating func frame(speed: Int? = nil) async -> Double {
+            try? await clock.sleep(until: due)
+            let began = clock.now
+            let now = seconds(due - start)
+            model.update(now: now)
+            headless.draw(model)
+            let finished = clock.now
+            workTimes.append(seconds(finished - began))
+            let frameTime = seconds(finished - due)
+            var next = due + budget
+            while next < finished { next += budget }        // a late frame waits for the next refresh
+            let interval = seconds(next - due)
+            let visible = model.cells.count, blank = model.blankCellCount, moving = !model.scroll.isAtRest
+            whole.record(visible: visible, blank: blank, isMoving: moving, frameTime: frameTime, interval: interval)
+            if let speed {
+                flings[speed, default: ScrollingQuality()].record(visible: visible, blank: blank, isMoving: moving,
+                                                                  frameTime: frameTime, interval: interval)
+            }
+            cachePeak = max(cachePeak, model.loader.memoryCache.totalCost)
+            due = next
+            return now
+        }
+
+        mutating func runUntilRest(speed: Int) async {
+            repeat { await frame(speed: speed) } while !model.scroll.isAtRest
+        }
+
+        mutating func waitForFullScreen(event: String) async {
+            let began = seconds(due - start)
+            while true {
+                let now = await frame()
+                if model.blankCellCount == 0, !model.cells.isEmpty {
+                    fills.append(Fill(event: event, seconds: now - began))
+                    return
+                }
+                if now - began > SessionBenchmark.fillTimeLimit {
+                    fills.append(Fill(event: event, seconds: nil))
+                    return
+                }
+            }
+        }
+
+        mutating func dwell(_ duration: Double) async {
+            let until = seconds(due - start) + duration
+            while seconds(due - start) < until { await frame() }
+        }
+
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+    }
+}
+
+extension LatencyPreset {
+    /// The range in words.
+    var rangeText: String {
+        switch self {
+        case .none: return "no delay"
+        case .seed: return "0–2 s"
+        case .slow: return "1–5 s"
+        }
+    }
+}
+
+/// The process's peak resident memory (Linux: `VmHWM`, which writing 5 to
+/// `/proc/self/clear_refs` resets).
+enum PeakMemory {
+    static func reset() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
+}
+#endif

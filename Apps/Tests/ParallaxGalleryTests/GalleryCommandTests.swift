@@ -1,0 +1,201 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import Testing
+
+/// The `parallax-gallery` executable, run as a user would.
+enum GalleryExecutable {
+    /// The repository's root (Apps/ is one level below it): where `make`
+    /// fetches the photos to, `.cache/photos`.
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var url: URL? { binary("parallax-gallery") }
+
+    /// The executable `name` of this build: in `PARALLAX_BIN_PATH` (what
+    /// `make test` sets from `swift build --show-bin-path`), else beside the
+    /// running test bundle, whatever the scratch path.
+    static func binary(_ name: String) -> URL? {
+        var folders: [URL] = []
+        if let bin = ProcessInfo.processInfo.environment["PARALLAX_BIN_PATH"], !bin.isEmpty {
+            folders.append(URL(fileURLWithPath: bin))
+        }
+        if let tests = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            folders.append(tests.deletingLastPathComponent())
+        }
+        return folders.map { $0.appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+        /// How long it ran, in seconds.
+        var seconds: TimeInterval = 0
+        /// The first line on standard error: the one-sentence reason for a refusal.
+        var firstError: String { String(errors.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
+    }
+
+    /// Runs it (or the executable `name`) with `arguments` in `directory`, with `environment` changes, and waits.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:],
+                    timeout: TimeInterval = 120, executable name: String = "parallax-gallery") throws -> Outcome {
+        let process = Process()
+        let executable: URL = try #require(binary(name), "build the apps first (swift build --package-path Apps): no \(name) binary")
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        // Never the developer's own thumbnail cache: a window run keeps thumbnails by default.
+        env["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(started)
+        return Outcome(status: process.terminationStatus,
+                       output: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                       errors: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                       seconds: seconds)
+    }
+
+    static func scratch() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+@Suite("Gallery command", .serialized)
+struct GalleryCommandTests {
+    @Test func withoutADisplayItRendersHeadlessAndSaysWhere() throws {
+        let directory = GalleryExecutable.scratch()
+        let outcome = try GalleryExecutable.run(["--photos", "/nonexistent/photos", "--size", "320x240"], in: directory,
+                                                environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": "x11"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("no display"))
+        #expect(outcome.errors.contains("there is no photo folder at /nonexistent/photos"))
+        let animation = directory.appendingPathComponent(".cache/gallery-render/animation.png")
+        #expect(FileManager.default.fileExists(atPath: animation.path))
+        let frames = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".cache/gallery-render").path)
+        #expect(frames.filter { $0.hasPrefix("frame-") }.count == 90)
+    }
+
+    @Test func emptyFoldersAndBadOptionsGiveClearMessages() throws {
+        let directory = GalleryExecutable.scratch()
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try Data("not a photo".utf8).write(to: empty.appendingPathComponent("notes.txt"))
+        let rendered = try GalleryExecutable.run(["render", "--photos", empty.path, "--size", "200x300", "--out", "one.png"], in: directory)
+        #expect(rendered.status == 0)
+        #expect(rendered.errors.contains("holds no JPEG or PNG file"))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("one.png").path))
+        let bad = try GalleryExecutable.run(["render", "--size", "0x0"], in: directory)
+        #expect(bad.status == 64)
+        let ftp = try GalleryExecutable.run(["--server", "ftp://photos.example/"], in: directory)
+        #expect(ftp.status == 64 && ftp.errors.contains("--server must be an http:// or https:// URL with a host"), "\(ftp.errors)")
+        let both = try GalleryExecutable.run(["--cache", "x", "--no-cache"], in: directory)
+        #expect(both.status == 64 && both.errors.contains("--cache and --no-cache contradict each other"), "\(both.errors)")
+        #expect(bad.firstError == "Error: The value '0x0' is invalid for '--size <size>': out of range; "
+                    + "expected WIDTHxHEIGHT, each side a whole number of pixels in 64…8192, e.g. 1280x800.")
+        let effect = try GalleryExecutable.run(["render", "--effect", "sparkle"], in: directory)
+        #expect(effect.status != 0 && effect.errors.contains("--effect must be depth, window or off"))
+    }
+
+    /// Each refused value, with the one sentence the gallery prints for it.
+    static let refusals: [(arguments: [String], message: String)] = [
+        (["--scroll", "nan"], "The value 'nan' is invalid for '--scroll <scroll>': not a finite number; "
+            + "expected a finite number of points in -10000000…10000000."),
+        (["--scroll", "1e308"], "The value '1e308' is invalid for '--scroll <scroll>': out of range; "
+            + "expected a finite number of points in -10000000…10000000."),
+        (["--fling", "inf", "--frames", "2"], "The value 'inf' is invalid for '--fling <fling>': not a finite number; "
+            + "expected a finite number of points per second in -10000000…10000000."),
+        (["--fling", "-1e308", "--frames", "2"], "The value '-1e308' is invalid for '--fling <fling>': out of range; "
+            + "expected a finite number of points per second in -10000000…10000000."),
+        (["--intensity", "1e308"], "The value '1e308' is invalid for '--intensity <intensity>': out of range; "
+            + "expected a finite number in 0…10."),
+        (["--intensity", "nan"], "The value 'nan' is invalid for '--intensity <intensity>': not a finite number; "
+            + "expected a finite number in 0…10."),
+        (["--intensity", "-1"], "The value '-1' is invalid for '--intensity <intensity>': out of range; "
+            + "expected a finite number in 0…10."),
+        (["--seed", "-1"], "The value '-1' is invalid for '--seed <seed>': out of range; "
+            + "expected a whole number in 0…18446744073709551615."),
+        (["--frames", "-1"], "The value '-1' is invalid for '--frames <frames>': out of range; expected a whole number in 1…3600."),
+        (["--frames", "1e308"], "The value '1e308' is invalid for '--frames <frames>': out of range; "
+            + "expected a whole number in 1…3600."),
+        (["--frames", "nan"], "The value 'nan' is invalid for '--frames <frames>': not a whole number; "
+            + "expected a whole number in 1…3600."),
+        (["--failure-rate", "inf"], "The value 'inf' is invalid for '--failure-rate <failure-rate>': not a finite number; "
+            + "expected a finite number in 0…1."),
+    ]
+
+    @Test func badNumbersAreRefusedBeforeAnyWork() throws {
+        let directory = GalleryExecutable.scratch()
+        for refusal in Self.refusals {
+            let outcome = try GalleryExecutable.run(["render", "--generated", "--size", "64x64"] + refusal.arguments + ["--out", "x.png"],
+                                                    in: directory, timeout: 30)
+            #expect(outcome.status == 64, "\(refusal.arguments): \(outcome.errors)")
+            #expect(outcome.firstError == "Error: " + refusal.message)
+            #expect(outcome.output.isEmpty)
+            #expect(outcome.seconds < 5, "\(refusal.arguments) took \(outcome.seconds) s")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+        // Negative values are values, not option names: a negative scroll position is accepted.
+        let layers = try GalleryExecutable.run(["render", "--scene", "layers", "--size", "64x64", "--scroll", "-200", "--out", "l.png"],
+                                               in: directory)
+        #expect(layers.status == 0, "\(layers.errors)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("l.png").path))
+    }
+
+    @Test func anOutputThatCannotBeWrittenFailsBeforeRendering() throws {
+        let directory = GalleryExecutable.scratch()
+        let missing = try GalleryExecutable.run(["render", "--generated", "--size", "64x64", "--out", "/nonexistent/dir/x.png"],
+                                                in: directory, timeout: 30)
+        #expect(missing.status == 64)
+        #expect(missing.firstError == "Error: --out '/nonexistent/dir/x.png' cannot be written: there is no folder '/nonexistent/dir'.")
+        #expect(!missing.errors.contains("NSCocoaErrorDomain"))
+        #expect(missing.seconds < 5, "took \(missing.seconds) s")
+        // A sequence needs a folder: an existing file is refused, before rendering too.
+        try Data("x".utf8).write(to: directory.appendingPathComponent("taken"))
+        let file = try GalleryExecutable.run(["render", "--generated", "--size", "64x64", "--frames", "2", "--out", "taken"],
+                                             in: directory, timeout: 30)
+        #expect(file.status == 64)
+        #expect(file.firstError == "Error: --out 'taken' cannot be written: it is a file, not a folder.")
+        #expect(file.seconds < 5, "took \(file.seconds) s")
+        let bench = try GalleryExecutable.run(["bench", "--out", "/nonexistent/BENCHMARKS.md"], in: directory, timeout: 30)
+        #expect(bench.status == 64)
+        #expect(bench.firstError == "Error: --out '/nonexistent/BENCHMARKS.md' cannot be written: there is no folder '/nonexistent'.")
+    }
+
+    @Test func bothCommandsWordARefusalTheSame() throws {
+        let directory = GalleryExecutable.scratch()
+        for value in ["-1", "1e308", "inf", "nan"] {
+            let gallery = try GalleryExecutable.run(["render", "--intensity", value], in: directory, timeout: 30)
+            let demo = try GalleryExecutable.run(["--intensity", value], in: directory, timeout: 30, executable: "parallax-demo")
+            #expect(gallery.status == 64 && demo.status == 64)
+            #expect(gallery.firstError.hasPrefix("Error: The value '\(value)' is invalid for '--intensity <intensity>': "))
+            #expect(gallery.firstError == demo.firstError)
+        }
+    }
+
+    @Test func unreadablePhotosShowErrorTilesNotACrash() throws {
+        let directory = GalleryExecutable.scratch()
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0, 1]).write(to: photos.appendingPathComponent("truncated.jpg"))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: photos.appendingPathComponent("cut.png"))
+        let outcome = try GalleryExecutable.run(["render", "--photos", photos.path, "--size", "400x300", "--out", "tiles.png"], in: directory)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("tiles.png").path))
+    }
+}
+#endif

@@ -1,0 +1,164 @@
+import Foundation
+import ParallaxImages
+
+/// Loads thumbnails into reusable views (cells, image views) so that a view
+/// never shows another item's picture, however requests, reuses, reloads
+/// and erases interleave.
+///
+/// Each view is a `Target` (for UIKit, the view's `ObjectIdentifier`).
+/// ``load(_:into:display:)`` binds the target to a thumbnail through
+/// ``ImageBindingTable``; a result reaches `display` only if its ticket is still
+/// the target's current one, checked on the main actor in the same step as
+/// the display. Reusing a view for another item rebinds it, which cancels
+/// the old request (the loader's scroll-away policy decides whether the
+/// download itself goes on).
+///
+/// What the view is told follows RolfHendriks' UICollectionView-Demo: a memory-cache hit is shown at
+/// once; otherwise a placeholder (``ImagePlaceholder/cached`` black when the
+/// picture is stored on the device, the illustration when it must be
+/// downloaded), then the thumbnail with a ``fadeDuration`` cross-fade.
+///
+/// Complexity: O(1) per call, besides the loader's own work.
+@MainActor
+public final class ImageRequester<Target: Hashable & Sendable> {
+    /// The pipeline thumbnails come from.
+    public let loader: ImageLoader
+    /// The cross-fade for thumbnails that had to load; RolfHendriks' UICollectionView-Demo uses 0.25 s.
+    public var fadeDuration: TimeInterval
+    /// What a view shows while the same photo loads at a new size.
+    public var resizeBehavior: ResizeBehavior
+
+    /// What a view shows while its photo loads again at a new size (a
+    /// rotation, a layout switch, another effect).
+    public enum ResizeBehavior: Sendable, Hashable {
+        /// The photo it shows, until the new size arrives: no flash.
+        case keepsImage
+        /// The placeholder, then a cross-fade, as for any other photo:
+        /// RolfHendriks' UICollectionView-Demo's photo browser does this when it rotates.
+        case showsPlaceholder
+    }
+
+    private let source: (any ImageSource)?
+    private var bindings = ImageBindingTable<Target>()
+    private var tasks: [Target: Task<Void, Never>] = [:]
+    /// Photos known to be on the device: the source said so, or the
+    /// pipeline read them from there. A download does not make a photo
+    /// stored (an HTTP source keeps nothing).
+    private var storedIDs: Set<ImageID> = []
+
+    /// Requests through `loader`. Give the loader's `source` to let the
+    /// placeholder tell stored pictures from ones to download.
+    public init(loader: ImageLoader, source: (any ImageSource)? = nil, fadeDuration: TimeInterval = 0.25,
+                resizeBehavior: ResizeBehavior = .keepsImage) {
+        self.loader = loader
+        self.source = source
+        self.fadeDuration = fadeDuration
+        self.resizeBehavior = resizeBehavior
+    }
+
+    /// Requests still running.
+    public var pendingCount: Int { tasks.count }
+
+    /// The thumbnail `target` is bound to, if any.
+    public func key(for target: Target) -> ThumbnailKey? { bindings.ticket(for: target)?.key }
+
+    /// Shows the thumbnail for `key` in `target`, through `display`, as long
+    /// as `target` is not rebound or cancelled:
+    /// - a memory-cache hit at once, with no fade;
+    /// - otherwise a placeholder, then the image (with the cross-fade) or
+    ///   the failure. The placeholder is shown at once when it is known
+    ///   whether the photo is stored on the device; when that must first be
+    ///   asked of the source, it is shown on the answer, so a stored photo
+    ///   never flashes the download illustration (keep the view blank, as
+    ///   for `.cached`, until then).
+    ///
+    /// Asking for the photo a view already shows (`shown`: the view knows
+    /// what it shows) at another size, as after a rotation or a layout
+    /// switch, shows no placeholder by default: the view keeps its photo
+    /// until the new size arrives, and keeps it if the new size fails (see
+    /// ``resizeBehavior``). A request the pipeline cancels or loses to an
+    /// erase under a view that still wants it is made once more, and then
+    /// fails; a request cancelled here (``cancel(_:)``, a rebind) shows
+    /// nothing more.
+    ///
+    /// `priority` ranks the request against the loader's other work
+    /// (a surface that plans its viewport's ranges with ``LoadingRanges``
+    /// passes the item's planned priority, and re-ranks it later through
+    /// ``ImageLoader/follow(_:)``).
+    public func load(_ key: ThumbnailKey, into target: Target, replacing shown: ImageID? = nil,
+                     priority: LoadPriority = .visible,
+                     display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+        let isResize = resizeBehavior == .keepsImage && shown == key.id
+        start(key, into: target, isResize: isResize, retriesIfCancelled: true, priority: priority, display: display)
+    }
+
+    private func start(_ key: ThumbnailKey, into target: Target, isResize: Bool, retriesIfCancelled: Bool,
+                       priority: LoadPriority, display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+        tasks.removeValue(forKey: target)?.cancel()
+        let ticket = bindings.bind(target, to: key)
+        if let image = loader.memoryCache.image(for: key) {
+            display(.image(image, fadeDuration: 0))
+            return
+        }
+        let knownStored = storedIDs.contains(key.id)
+        let asksSource = !isResize && !knownStored && source != nil
+        if !isResize, !asksSource {
+            display(.placeholder(knownStored ? .cached : .uncached))
+        }
+        let loader = self.loader, source = self.source
+        tasks[target] = Task { [weak self] in
+            if asksSource, let source {
+                let stored = await source.isStoredLocally(key.id)
+                guard let self, self.bindings.accepts(ticket, for: target) else { return }
+                if stored { self.storedIDs.insert(key.id) }
+                display(.placeholder(stored ? .cached : .uncached))
+            }
+            let result: Result<LoadedImage, ImageLoadingError>
+            do throws(ImageLoadingError) {
+                result = .success(try await loader.image(for: key, priority: priority))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finish(result, ticket: ticket, target: target, isResize: isResize,
+                         retriesIfCancelled: retriesIfCancelled, priority: priority, display: display)
+        }
+    }
+
+    /// Stops showing anything new in `target` (it is being reused, or left
+    /// the screen); its request is cancelled.
+    public func cancel(_ target: Target) {
+        tasks.removeValue(forKey: target)?.cancel()
+        bindings.unbind(target)
+    }
+
+    /// Cancels every request and forgets which pictures are stored. Call it
+    /// after the pipeline was reset (`ImageLoader.reloadAll()` or
+    /// `eraseAll()` returned), so requests made while that ran go too.
+    public func reset() {
+        for task in tasks.values { task.cancel() }
+        tasks.removeAll()
+        bindings.unbindAll()
+        storedIDs.removeAll()
+    }
+
+    private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
+                        isResize: Bool, retriesIfCancelled: Bool, priority: LoadPriority,
+                        display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
+        guard bindings.accepts(ticket, for: target) else { return }
+        tasks[target] = nil
+        switch result {
+        case .success(let loaded):
+            if loaded.origin == .disk { storedIDs.insert(loaded.key.id) }
+            display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
+        case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
+            start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, priority: priority, display: display)
+        case .failure where isResize:
+            // The photo at its old size stays. The binding stays too, so the view does not ask again
+            // every frame; it asks when it is reused or shown again.
+            break
+        case .failure(let error):
+            // Bound still: a view asks again only when told to (a retry), never in a loop.
+            display(.failure(error.description))
+        }
+    }
+}
