@@ -67,3 +67,10 @@ let package = Package(
         .testTarget(name: "ParallaxHostingTests", dependencies: ["ParallaxHosting"]),
     ]
 )
+
+// The documentation (`make docs`, and `make test`, which builds it with
+// warnings as errors) needs swift-docc-plugin. It is added only when
+// PARALLAXKIT_DOCS is set, so a user of the library never resolves it.
+if Context.environment["PARALLAXKIT_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

@@ -23,7 +23,7 @@ import ParallaxLayout
 /// - everything else is **outside**: not planned (the loader lowers or
 ///   cancels its work).
 ///
-/// The path of the fling comes from ``ScrollMotion`` (the exponential
+/// The path of the fling comes from `ScrollMotion` (the exponential
 /// deceleration's closed form), so which items are carried past too fast
 /// is worked out, not guessed.
 public struct LoadingRanges: Sendable, Hashable {

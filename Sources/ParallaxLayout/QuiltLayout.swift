@@ -12,7 +12,7 @@ import ParallaxCore
 /// The whole layout is computed up front, so the content size is known at
 /// once and never grows while scrolling (RFQuiltLayout lays out lazily and
 /// its content size grows). Packing uses bitset occupancy per block row
-/// (``QuiltPacker``): about O(N · (w + h)) for N items, a million items in
+/// (`QuiltPacker`): about O(N · (w + h)) for N items, a million items in
 /// well under half a second. Items are indexed by their top row, so the
 /// items in a rectangle cost O(log sections + rows + k). Storage is about
 /// 16 bytes per item. Appending items to the last section places only the

@@ -99,7 +99,7 @@ public struct DecodingOptions: Sendable, Hashable {
 /// process stages of the pipeline.
 ///
 /// On Linux, ``CodecImageDecoder`` (libjpeg-turbo and libpng); on Apple
-/// platforms ``ImageIODecoder`` (ImageIO's thumbnail path) drops in behind
+/// platforms `ImageIODecoder` (ImageIO's thumbnail path) drops in behind
 /// the same protocol.
 /// Implementations are value types, safe to call from any thread at once.
 public protocol ImageDecoding: Sendable {
