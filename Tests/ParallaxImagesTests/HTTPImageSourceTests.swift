@@ -4,324 +4,383 @@ import Testing
 
 /// `HTTPImageSource` against a `LoopbackHTTPServer` on 127.0.0.1. Retry
 /// waits are shortened to 10 ms so the whole suite stays around a few
-/// seconds; the timeout and cancellation tests bound their own durations.
-@Suite("HTTP image source")
-struct HTTPImageSourceTests {
-    /// A source for `server` with fast retries.
-    func makeSource(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 3,
-                retryDelay: TimeInterval = 0.01) throws -> HTTPImageSource {
-        try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: retryDelay)
-    }
+/// seconds. Deadlines and retry waits that a test is about run on a
+/// `ManualClock`, so what happens when is decided by the test, not by how
+/// busy the machine is; every test has a time limit that fails it rather
+/// than letting it hang.
+/// The HTTP suites run one test at a time, beside the rest of the tests
+/// running in parallel: swift-corelibs-foundation's sessions share a work
+/// queue, and an endless answer flowing through one of them (the
+/// hostile-server tests) slows every other session's requests by seconds.
+@Suite("HTTP", .serialized)
+enum HTTPTests {}
 
-    @Test func indexIsParsedOneNamePerLineSkippingBlankLines() async throws {
-        let index = "a.jpg\n\nb.jpg\r\n   \nc d.png\n\n"
-        let server = try LoopbackHTTPServer(routes: ["/index.txt": Data(index.utf8)])
-        defer { server.stop() }
-        let ids = try await makeSource(server).imageIDs()
-        #expect(ids == ["a.jpg", "b.jpg", "c d.png"])
-        #expect(server.requestCount(for: "/index.txt") == 1)
-    }
-
-    @Test func indexPathIsRelativeToTheBaseURL() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/gallery/v2/list.txt": Data("x.jpg\n".utf8)])
-        defer { server.stop() }
-        let base = try #require(URL(string: "gallery", relativeTo: server.baseURL)?.absoluteURL)
-        let ids = try await HTTPImageSource(baseURL: base, indexPath: "v2/list.txt").imageIDs()
-        #expect(ids == ["x.jpg"])
-    }
-
-    @Test func bytesArriveExactlyAndNamesAreEncodedAsOnePathComponent() async throws {
-        let photo = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
-        let odd = Data("odd".utf8)
-        let server = try LoopbackHTTPServer(routes: ["/photo.jpg": photo, "/a b#1?/c.jpg": odd])
-        defer { server.stop() }
-        let source = try makeSource(server)
-        #expect(try await source.data(for: "photo.jpg") == photo)
-        // Space, '#', '?' and '/' stay inside the one name.
-        #expect(try await source.data(for: "a b#1?/c.jpg") == odd)
-        #expect(source.url(for: "a b#1?/c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b%231%3F%2Fc.jpg")
-        #expect(await source.isStoredLocally("photo.jpg") == false)
-    }
-
-    @Test func missingImageIsNotFoundWithoutRetrying() async throws {
-        let server = try LoopbackHTTPServer()
-        defer { server.stop() }
-        await #expect(throws: ImageSourceError.notFound("missing.jpg")) {
-            try await makeSource(server).data(for: "missing.jpg")
+extension HTTPTests {
+    @Suite("HTTP image source", .timeLimit(.minutes(1)))
+    struct HTTPImageSourceTests {
+        /// A source for `server` with fast retries.
+        func makeSource(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 3,
+                        retryDelay: TimeInterval = 0.01, clock: any Clock<Duration> = ContinuousClock()) throws -> HTTPImageSource {
+            try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: retryDelay,
+                                clock: clock)
         }
-        #expect(server.requestCount(for: "/missing.jpg") == 1)
-    }
 
-    @Test func transientFailuresAreRetried() async throws {
-        let body = Data("third time lucky".utf8)
-        let server = try LoopbackHTTPServer(routes: ["/flaky.jpg": body], failFirst: ["/flaky.jpg": 2])
-        defer { server.stop() }
-        #expect(try await makeSource(server, attempts: 3).data(for: "flaky.jpg") == body)
-        #expect(server.requestCount(for: "/flaky.jpg") == 3)
-    }
-
-    @Test func persistentFailureGivesTransferFailedAfterTheLastAttempt() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/down.jpg": Data("never".utf8)], failFirst: ["/down.jpg": 10])
-        defer { server.stop() }
-        let error = try await #require(throws: ImageSourceError.self) {
-            try await makeSource(server, attempts: 3).data(for: "down.jpg")
+        @Test func indexIsParsedOneNamePerLineSkippingBlankLines() async throws {
+            let index = "a.jpg\n\nb.jpg\r\n   \nc d.png\n\n"
+            let server = try LoopbackHTTPServer(routes: ["/index.txt": Data(index.utf8)])
+            defer { server.stop() }
+            let ids = try await makeSource(server).imageIDs()
+            #expect(ids == ["a.jpg", "b.jpg", "c d.png"])
+            #expect(server.requestCount(for: "/index.txt") == 1)
         }
-        guard case let .transferFailed(id, reason) = error else {
-            Issue.record("expected transferFailed, got \(error)")
-            return
+
+        @Test func indexPathIsRelativeToTheBaseURL() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/gallery/v2/list.txt": Data("x.jpg\n".utf8)])
+            defer { server.stop() }
+            let base = try #require(URL(string: "gallery", relativeTo: server.baseURL)?.absoluteURL)
+            let ids = try await HTTPImageSource(baseURL: base, indexPath: "v2/list.txt").imageIDs()
+            #expect(ids == ["x.jpg"])
         }
-        #expect(id == "down.jpg")
-        #expect(reason.contains("503"))
-        #expect(server.requestCount(for: "/down.jpg") == 3)
-    }
 
-    @Test func silentServerTimesOutPerAttempt() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 2])
-        defer { server.stop() }
-        let start = ContinuousClock.now
-        let error = try await #require(throws: ImageSourceError.self) {
-            try await makeSource(server, timeout: 0.5, attempts: 2).data(for: "slow.jpg")
+        @Test func bytesArriveExactlyAndNamesAreEncodedAsOnePathComponent() async throws {
+            let photo = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+            let odd = Data("odd".utf8)
+            let server = try LoopbackHTTPServer(routes: ["/photo.jpg": photo, "/a b#1?/c.jpg": odd])
+            defer { server.stop() }
+            let source = try makeSource(server)
+            #expect(try await source.data(for: "photo.jpg") == photo)
+            // Space, '#', '?' and '/' stay inside the one name.
+            #expect(try await source.data(for: "a b#1?/c.jpg") == odd)
+            #expect(source.url(for: "a b#1?/c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b%231%3F%2Fc.jpg")
+            #expect(await source.isStoredLocally("photo.jpg") == false)
         }
-        let elapsed = ContinuousClock.now - start
-        guard case .transferFailed(let id, _) = error else {
-            Issue.record("expected transferFailed, got \(error)")
-            return
-        }
-        #expect(id == "slow.jpg")
-        // Two 0.5 s attempts; waiting out the delay even once would take 2 s.
-        #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .milliseconds(3_500))      // well under the 2 × 2 s the server would take; loose for a loaded machine
-        #expect(server.requestCount(for: "/slow.jpg") == 2)
-    }
 
-    @Test func unreachableServerMakesTheIndexUnavailable() async throws {
-        let server = try LoopbackHTTPServer()
-        let baseURL = server.baseURL
-        server.stop()                                    // nothing listens on that port any more
-        let error = try await #require(throws: ImageSourceError.self) {
-            try await HTTPImageSource(baseURL: baseURL, timeout: 2, retryDelay: 0.01).imageIDs()
-        }
-        guard case .unavailable(let message) = error else {
-            Issue.record("expected unavailable, got \(error)")
-            return
-        }
-        #expect(message.contains("\(baseURL.absoluteString)index.txt"))
-    }
-
-    @Test func missingIndexIsUnavailable() async throws {
-        let server = try LoopbackHTTPServer()
-        defer { server.stop() }
-        let error = try await #require(throws: ImageSourceError.self) { try await makeSource(server).imageIDs() }
-        guard case .unavailable(let message) = error else {
-            Issue.record("expected unavailable, got \(error)")
-            return
-        }
-        #expect(message.contains("404"))
-    }
-
-    @Test func cancellingStopsATransferPromptly() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 2])
-        defer { server.stop() }
-        let source = try makeSource(server)
-        let start = ContinuousClock.now
-        let task = Task { try await source.data(for: "slow.jpg") }
-        try await Task.sleep(for: .milliseconds(200))
-        task.cancel()
-        await #expect(throws: ImageSourceError.cancelled) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(1))
-    }
-
-    @Test func cancellingStopsTheWaitBetweenAttempts() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/down.jpg": Data()], failFirst: ["/down.jpg": 10])
-        defer { server.stop() }
-        let source = try makeSource(server, retryDelay: 10)
-        let start = ContinuousClock.now
-        let task = Task { try await source.data(for: "down.jpg") }
-        try await Task.sleep(for: .milliseconds(200))
-        task.cancel()
-        await #expect(throws: ImageSourceError.cancelled) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(1))
-        #expect(server.requestCount(for: "/down.jpg") == 1)
-    }
-
-    @Test func retryableStatuses() {
-        for status in [408, 429, 500, 502, 503, 504] { #expect(HTTPImageSource.isRetryable(status)) }
-        for status in [400, 401, 403, 404, 410, 301] { #expect(!HTTPImageSource.isRetryable(status)) }
-    }
-}
-
-/// `HTTPImageSource` against servers that misbehave on purpose: each case
-/// must end within its deadline, hold no more than the size limit, and say
-/// what happened in one sentence.
-@Suite("HTTP image source against hostile servers")
-struct HostileHTTPServerTests {
-    func source(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 1,
-                maximumBodySize: Int = 1 << 20, maximumRetryAfter: TimeInterval = 10) throws -> HTTPImageSource {
-        try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: 0.01,
-                            maximumBodySize: maximumBodySize, maximumRetryAfter: maximumRetryAfter)
-    }
-
-    /// The reason of a `transferFailed` for `id`, and how long it took to come.
-    func failure(_ source: HTTPImageSource, _ id: ImageID) async -> (reason: String, seconds: Double) {
-        let start = ContinuousClock.now
-        do {
-            _ = try await source.data(for: id)
-            Issue.record("\(id) loaded from a hostile server")
-            return ("", 0)
-        } catch {
-            let elapsed = ContinuousClock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            guard case .transferFailed(let failed, let reason) = error, failed == id else {
-                Issue.record("expected transferFailed(\(id)), got \(error)")
-                return ("", seconds)
+        @Test func missingImageIsNotFoundWithoutRetrying() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            await #expect(throws: ImageSourceError.notFound("missing.jpg")) {
+                try await makeSource(server).data(for: "missing.jpg")
             }
-            return (reason, seconds)
+            #expect(server.requestCount(for: "/missing.jpg") == 1)
+        }
+
+        @Test func transientFailuresAreRetried() async throws {
+            let body = Data("third time lucky".utf8)
+            let server = try LoopbackHTTPServer(routes: ["/flaky.jpg": body], failFirst: ["/flaky.jpg": 2])
+            defer { server.stop() }
+            #expect(try await makeSource(server, attempts: 3).data(for: "flaky.jpg") == body)
+            #expect(server.requestCount(for: "/flaky.jpg") == 3)
+        }
+
+        @Test func persistentFailureGivesTransferFailedAfterTheLastAttempt() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/down.jpg": Data("never".utf8)], failFirst: ["/down.jpg": 10])
+            defer { server.stop() }
+            let error = try await #require(throws: ImageSourceError.self) {
+                try await makeSource(server, attempts: 3).data(for: "down.jpg")
+            }
+            guard case let .transferFailed(id, reason) = error else {
+                Issue.record("expected transferFailed, got \(error)")
+                return
+            }
+            #expect(id == "down.jpg")
+            #expect(reason.contains("503"))
+            #expect(server.requestCount(for: "/down.jpg") == 3)
+        }
+
+        @Test func silentServerTimesOutPerAttempt() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 30])
+            defer { server.stop() }
+            let clock = ManualClock()
+            let source = try makeSource(server, timeout: 0.5, attempts: 2, retryDelay: 0, clock: clock)
+            let load = Task { try await source.data(for: "slow.jpg") }
+            // Each attempt's deadline, and nothing else, ends it: the server would answer in 30 s.
+            for attempt in 1...2 {
+                await clock.waitForSleep(of: .milliseconds(500))
+                try await server.waitForRequests(attempt, to: "/slow.jpg")
+                clock.advance(by: .milliseconds(500))
+            }
+            let error = try await #require(throws: ImageSourceError.self) { try await load.value }
+            guard case .transferFailed(let id, let reason) = error else {
+                Issue.record("expected transferFailed, got \(error)")
+                return
+            }
+            #expect(id == "slow.jpg")
+            #expect(reason.hasPrefix("no complete answer within 0.5 s"), "\(reason)")
+            #expect(server.requestCount(for: "/slow.jpg") == 2)
+        }
+
+        /// The deadline on the wall clock, the default: never early, and the
+        /// reason names it (how late it may come depends on the machine's load,
+        /// which the suite's time limit bounds).
+        @Test func theWallClockDeadlineIsNeverEarly() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 30])
+            defer { server.stop() }
+            let start = ContinuousClock.now
+            let error = try await #require(throws: ImageSourceError.self) {
+                try await makeSource(server, timeout: 0.6, attempts: 1).data(for: "slow.jpg")
+            }
+            #expect(ContinuousClock.now - start >= .milliseconds(590))
+            guard case .transferFailed(_, let reason) = error else {
+                Issue.record("expected transferFailed, got \(error)")
+                return
+            }
+            // Foundation's own timeout, a second or more later, is the backstop when the machine is so
+            // busy that the deadline's task could not run in time (tests in parallel on two cores).
+            #expect(reason.hasPrefix("no complete answer within 0.6 s") || reason.hasPrefix("timed out"), "\(reason)")
+        }
+
+        @Test func unreachableServerMakesTheIndexUnavailable() async throws {
+            let server = try LoopbackHTTPServer()
+            let baseURL = server.baseURL
+            server.stop()                                    // nothing listens on that port any more
+            let error = try await #require(throws: ImageSourceError.self) {
+                try await HTTPImageSource(baseURL: baseURL, timeout: 2, retryDelay: 0.01).imageIDs()
+            }
+            guard case .unavailable(let message) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(message.contains("\(baseURL.absoluteString)index.txt"))
+        }
+
+        @Test func missingIndexIsUnavailable() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let error = try await #require(throws: ImageSourceError.self) { try await makeSource(server).imageIDs() }
+            guard case .unavailable(let message) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(message.contains("404"))
+        }
+
+        @Test func cancellingStopsATransferPromptly() async throws {
+            // The server would answer after 30 s and the deadline never passes: only the cancellation can end it.
+            let server = try LoopbackHTTPServer(routes: ["/slow.jpg": Data("late".utf8)], delays: ["/slow.jpg": 30])
+            defer { server.stop() }
+            let source = try makeSource(server, clock: ManualClock())
+            let task = Task { try await source.data(for: "slow.jpg") }
+            try await server.waitForRequests(1, to: "/slow.jpg")
+            task.cancel()
+            await #expect(throws: ImageSourceError.cancelled) { try await task.value }
+        }
+
+        @Test func cancellingStopsTheWaitBetweenAttempts() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/down.jpg": Data()], failFirst: ["/down.jpg": 10])
+            defer { server.stop() }
+            let clock = ManualClock()
+            let source = try makeSource(server, retryDelay: 10, clock: clock)
+            let task = Task { try await source.data(for: "down.jpg") }
+            await clock.waitForSleep(of: .seconds(10))          // the backoff after the first 503
+            task.cancel()
+            await #expect(throws: ImageSourceError.cancelled) { try await task.value }
+            #expect(server.requestCount(for: "/down.jpg") == 1)
+        }
+
+        @Test func retryableStatuses() {
+            for status in [408, 429, 500, 502, 503, 504] { #expect(HTTPImageSource.isRetryable(status)) }
+            for status in [400, 401, 403, 404, 410, 301] { #expect(!HTTPImageSource.isRetryable(status)) }
         }
     }
 
-    @Test func aServerThatNeverAnswersFailsAtTheDeadlineEveryTime() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/x.jpg": .silent]
-        defer { server.stop() }
-        // Deadlines on, between and off Foundation's whole seconds, several times each: none may hang.
-        for timeout in [0.6, 1.0, 1.5] {
-            for _ in 0..<3 {
-                let (reason, seconds) = await failure(try source(server, timeout: timeout), "x.jpg")
-                #expect(reason.hasPrefix("no complete answer within \(HTTPImageSource.seconds(timeout))"), "\(reason)")
-                #expect(seconds >= timeout - 0.05 && seconds < timeout + 1.5, "\(seconds) s for a \(timeout) s deadline")
+    /// `HTTPImageSource` against servers that misbehave on purpose: each case
+    /// must end at its deadline or before, hold no more than the size limit,
+    /// and say what happened in one sentence. Deadlines run on a `ManualClock`
+    /// unless a test says otherwise: a case that must end without reaching its
+    /// deadline cannot pass by reaching it, however slow the machine.
+    @Suite("HTTP image source against hostile servers", .timeLimit(.minutes(1)))
+    struct HostileHTTPServerTests {
+        func source(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 1,
+                    maximumBodySize: Int = 1 << 20, maximumRetryAfter: TimeInterval = 10,
+                    clock: any Clock<Duration> = ManualClock()) throws -> HTTPImageSource {
+            try HTTPImageSource(baseURL: server.baseURL, timeout: timeout, maximumAttempts: attempts, retryDelay: 0.01,
+                                maximumBodySize: maximumBodySize, maximumRetryAfter: maximumRetryAfter, clock: clock)
+        }
+
+        /// The reason of a `transferFailed` for `id`.
+        func failure(_ source: HTTPImageSource, _ id: ImageID) async -> String {
+            await failure(of: Task { try await source.data(for: id) }, id)
+        }
+
+        /// The reason `load`, a load of `id`, ended in `transferFailed`.
+        func failure(of load: Task<Data, any Error>, _ id: ImageID) async -> String {
+            do {
+                _ = try await load.value
+                Issue.record("\(id) loaded from a hostile server")
+                return ""
+            } catch {
+                guard case .transferFailed(let failed, let reason) = error as? ImageSourceError, failed == id else {
+                    Issue.record("expected transferFailed(\(id)), got \(error)")
+                    return ""
+                }
+                return reason
             }
         }
-    }
 
-    @Test func aBodyThatNeverEndsStopsAtTheSizeLimit() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/endless.jpg": .endless]
-        defer { server.stop() }
-        let (reason, seconds) = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 4 << 20), "endless.jpg")
-        #expect(reason.hasPrefix("the answer went past the 4 MiB limit (maximumBodySize) without ending"), "\(reason)")
-        #expect(seconds < 10, "stopped at 4 MiB, not at the 30 s deadline")
-        #expect(server.requestCount(for: "/endless.jpg") == 1, "an answer over the limit is not retried")
-    }
-
-    @Test func aHugeContentLengthIsRefusedFromTheHeader() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/huge.jpg": .claims(bytes: 10 << 30)]
-        defer { server.stop() }
-        let (reason, seconds) = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 64 << 20), "huge.jpg")
-        #expect(reason.hasPrefix("the answer would be 10 GiB, over the 64 MiB limit (maximumBodySize)"), "\(reason)")
-        #expect(seconds < 5)
-        #expect(server.requestCount(for: "/huge.jpg") == 1)
-    }
-
-    @Test func aRedirectLoopIsNamedAndNotRetried() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/loop.jpg": .redirectLoop]
-        defer { server.stop() }
-        let (reason, _) = await failure(try source(server, attempts: 3), "loop.jpg")
-        #expect(reason.hasPrefix("the server redirects in a loop (more than \(HTTPImageSource.maximumRedirects) redirects)"), "\(reason)")
-        // One attempt's redirects and no retry: Foundation on Linux follows up to 16 itself before giving up,
-        // three attempts would make about 50 requests.
-        #expect(server.requestCount(for: "/loop.jpg") <= 20)
-    }
-
-    @Test func retryAfterIsHonouredUpToItsCap() async throws {
-        let body = Data("patience".utf8)
-        let server = try LoopbackHTTPServer(routes: ["/busy.jpg": body, "/away.jpg": body],
-                                            failFirst: ["/busy.jpg": 1, "/away.jpg": 1])
-        server.retryAfter = ["/busy.jpg": "1", "/away.jpg": "120"]
-        defer { server.stop() }
-        let start = ContinuousClock.now
-        #expect(try await source(server, attempts: 2).data(for: "busy.jpg") == body)
-        #expect(ContinuousClock.now - start >= .milliseconds(950), "waited the second the server asked for")
-        let (reason, seconds) = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), "away.jpg")
-        #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 120 s, longer than the 5 s this source waits"), "\(reason)")
-        #expect(seconds < 2 && server.requestCount(for: "/away.jpg") == 1)
-        #expect(HTTPImageSource.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT",
-                                                  now: Date(timeIntervalSince1970: 1_445_412_470)) == 10)
-        #expect(HTTPImageSource.retryAfterSeconds("soon") == nil && HTTPImageSource.retryAfterSeconds("-3") == nil)
-    }
-
-    @Test func anAbsurdRetryAfterEndsTheRequestWithAMessage() async throws {
-        let body = Data("never".utf8)
-        let server = try LoopbackHTTPServer(routes: ["/int-max.jpg": body, "/digits.jpg": body],
-                                            failFirst: ["/int-max.jpg": 1, "/digits.jpg": 1])
-        server.retryAfter = ["/int-max.jpg": "9223372036854775807", "/digits.jpg": String(repeating: "9", count: 400)]
-        defer { server.stop() }
-        for name: ImageID in ["int-max.jpg", "digits.jpg"] {
-            let (reason, seconds) = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), name)
-            #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 1000000000 s"), "\(reason)")
-            #expect(seconds < 2)
+        @Test func aServerThatNeverAnswersFailsAtTheDeadlineEveryTime() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/x.jpg": .silent]
+            defer { server.stop() }
+            // Deadlines on, between and off Foundation's whole seconds, several times each: Foundation's own
+            // timeout (on the wall clock) must never end the attempt before the deadline does, nor after it.
+            var attempt = 0
+            for timeout in [0.6, 1.0, 1.5] {
+                for _ in 0..<3 {
+                    attempt += 1
+                    let clock = ManualClock()
+                    let source = try source(server, timeout: timeout, clock: clock)
+                    let load = Task { try await source.data(for: "x.jpg") }
+                    await clock.waitForSleep(of: .seconds(timeout))
+                    try await server.waitForRequests(attempt, to: "/x.jpg")
+                    clock.advance(by: .seconds(timeout) - .milliseconds(1))
+                    #expect(clock.remainingSleeps == [.milliseconds(1)], "the deadline has not passed yet")
+                    clock.advance(by: .milliseconds(1))
+                    let reason = await failure(of: load, "x.jpg")
+                    #expect(reason.hasPrefix("no complete answer within \(HTTPImageSource.seconds(timeout))"), "\(reason)")
+                }
+            }
         }
-        #expect(HTTPImageSource.retryAfterSeconds("9223372036854775808") == HTTPImageSource.longestWait)
-        #expect(HTTPImageSource.seconds(.infinity) == "inf s" && HTTPImageSource.seconds(-.nan).hasSuffix(" s"))
-        #expect(HTTPImageSource.seconds(9.3e18) == "9.3e+18 s" && HTTPImageSource.seconds(2.5) == "2.5 s")
-    }
 
-    @Test func theFingerprintIsTheETagFromAHeadRequestAndChangesWithTheBytes() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/a.jpg": Data("first".utf8)])
-        defer { server.stop() }
-        let source = try source(server)
-        let first = try #require(await source.fingerprint(for: "a.jpg"))
-        #expect(first.hasPrefix("etag \""), "\(first)")
-        #expect(server.requestCount(for: "/a.jpg") == 1)
-        #expect(await source.fingerprint(for: "a.jpg") == first)
-        server.routes = ["/a.jpg": Data("edited".utf8)]
-        #expect(await source.fingerprint(for: "a.jpg") != first)
-        #expect(await source.fingerprint(for: "missing.jpg") == nil)
-    }
-
-    @Test func anHTMLFolderListingIsAnIndex() {
-        // What `python3 -m http.server` writes for a folder, with a subfolder, a text file and a query link.
-        let listing = """
-            <!DOCTYPE HTML>
-            <html lang="en"><head><title>Directory listing for /</title></head><body>
-            <ul>
-            <li><a href="a%20photo.jpg">a photo.jpg</a></li>
-            <li><a href="B.PNG">B.PNG</a></li>
-            <li><a href="notes.txt">notes.txt</a></li>
-            <li><a href="sub/">sub/</a></li>
-            <li><a href='c.jpeg'>c.jpeg</a></li>
-            <li><a href="?C=M;O=A">sort</a></li>
-            <li><a href="http://elsewhere/x.jpg">x</a></li>
-            <li><a href="a%20photo.jpg">again</a></li>
-            <li><a href = "./d&amp;e.jpg">Apache's way</a></li>
-            <li><a href="f&#39;s.png">numeric</a></li>
-            </ul></body></html>
-            """
-        #expect(HTTPImageSource.parseIndex(Data(listing.utf8)) == ["a photo.jpg", "B.PNG", "c.jpeg", "d&e.jpg", "f's.png"])
-        #expect(HTTPImageSource.decodingCharacterReferences("a &amp b &#x41;&bogus; &") == "a &amp b A&bogus; &")
-        #expect(HTTPImageSource.parseIndex(Data("one.jpg\n\n two.png \n".utf8)) == ["one.jpg", "two.png"])
-    }
-
-    @Test func anAnswerCutShortSaysSo() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/cut.jpg": .cutShort(body: Data(count: 100_000), sent: 1_000)]
-        defer { server.stop() }
-        let (reason, _) = await failure(try source(server), "cut.jpg")
-        #expect(reason.hasPrefix("the answer was cut short: the connection closed after"), "\(reason)")
-        #expect(reason.contains("of 100000 bytes"), "\(reason)")
-    }
-
-    @Test func aResetConnectionAndADrippingServerEndClearly() async throws {
-        let server = try LoopbackHTTPServer()
-        server.hostile = ["/reset.jpg": .reset, "/drip.jpg": .drip(body: Data(count: 2_000), chunk: 10, interval: 0.1)]
-        defer { server.stop() }
-        let (reset, resetSeconds) = await failure(try source(server, timeout: 3), "reset.jpg")
-        #expect(!reset.contains("URL error") && !reset.isEmpty, "\(reset)")
-        #expect(resetSeconds < 3)
-        let (drip, dripSeconds) = await failure(try source(server, timeout: 1), "drip.jpg")
-        #expect(drip.hasPrefix("no complete answer within 1 s"), "\(drip)")
-        #expect(dripSeconds < 2.5)
-    }
-
-    @Test func badSettingsThrowInsteadOfTrapping() {
-        let base = URL(string: "http://127.0.0.1:9/")!
-        for timeout in [0, -1, .nan, .infinity, 1e9] as [TimeInterval] {
-            #expect(throws: ImageSourceError.self) { try HTTPImageSource(baseURL: base, timeout: timeout) }
+        @Test func aBodyThatNeverEndsStopsAtTheSizeLimit() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/endless.jpg": .endless]
+            defer { server.stop() }
+            // The 30 s deadline never passes on the manual clock: only the size limit can end the answer.
+            let reason = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 4 << 20), "endless.jpg")
+            #expect(reason.hasPrefix("the answer went past the 4 MiB limit (maximumBodySize) without ending"), "\(reason)")
+            #expect(server.requestCount(for: "/endless.jpg") == 1, "an answer over the limit is not retried")
         }
-        #expect(throws: ImageSourceError.unavailable("the largest HTTP answer must be at least 1 byte, not 0")) {
-            try HTTPImageSource(baseURL: base, maximumBodySize: 0)
+
+        @Test func aHugeContentLengthIsRefusedFromTheHeader() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/huge.jpg": .claims(bytes: 10 << 30)]
+            defer { server.stop() }
+            let reason = await failure(try source(server, timeout: 30, attempts: 3, maximumBodySize: 64 << 20), "huge.jpg")
+            #expect(reason.hasPrefix("the answer would be 10 GiB, over the 64 MiB limit (maximumBodySize)"), "\(reason)")
+            #expect(server.requestCount(for: "/huge.jpg") == 1)
         }
-        #expect(HTTPAttemptFailure.bytes(10 << 30) == "10 GiB" && HTTPAttemptFailure.bytes(1536) == "1.5 KiB")
+
+        @Test func aRedirectLoopIsNamedAndNotRetried() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/loop.jpg": .redirectLoop]
+            defer { server.stop() }
+            let reason = await failure(try source(server, attempts: 3), "loop.jpg")
+            #expect(reason.hasPrefix("the server redirects in a loop (more than \(HTTPImageSource.maximumRedirects) redirects)"), "\(reason)")
+            // One attempt's redirects and no retry: Foundation on Linux follows up to 16 itself before giving up,
+            // three attempts would make about 50 requests.
+            #expect(server.requestCount(for: "/loop.jpg") <= 20)
+        }
+
+        @Test func retryAfterIsHonouredUpToItsCap() async throws {
+            let body = Data("patience".utf8)
+            let server = try LoopbackHTTPServer(routes: ["/busy.jpg": body, "/away.jpg": body],
+                                                failFirst: ["/busy.jpg": 1, "/away.jpg": 1])
+            server.retryAfter = ["/busy.jpg": "1", "/away.jpg": "120"]
+            defer { server.stop() }
+            let clock = ManualClock()
+            let busy = try source(server, attempts: 2, clock: clock)
+            let load = Task { try await busy.data(for: "busy.jpg") }
+            await clock.waitForSleep(of: .seconds(1))             // the second the server asked for, not the 10 ms backoff
+            #expect(server.requestCount(for: "/busy.jpg") == 1)
+            clock.advance(by: .seconds(1))
+            #expect(try await load.value == body)
+            #expect(server.requestCount(for: "/busy.jpg") == 2)
+            // Over the cap: the request ends at once, without waiting (the manual clock never moves here).
+            let reason = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), "away.jpg")
+            #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 120 s, longer than the 5 s this source waits"), "\(reason)")
+            #expect(server.requestCount(for: "/away.jpg") == 1)
+            #expect(HTTPImageSource.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT",
+                                                      now: Date(timeIntervalSince1970: 1_445_412_470)) == 10)
+            #expect(HTTPImageSource.retryAfterSeconds("soon") == nil && HTTPImageSource.retryAfterSeconds("-3") == nil)
+        }
+
+        @Test func anAbsurdRetryAfterEndsTheRequestWithAMessage() async throws {
+            let body = Data("never".utf8)
+            let server = try LoopbackHTTPServer(routes: ["/int-max.jpg": body, "/digits.jpg": body],
+                                                failFirst: ["/int-max.jpg": 1, "/digits.jpg": 1])
+            server.retryAfter = ["/int-max.jpg": "9223372036854775807", "/digits.jpg": String(repeating: "9", count: 400)]
+            defer { server.stop() }
+            for name: ImageID in ["int-max.jpg", "digits.jpg"] {
+                let reason = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), name)
+                #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 1000000000 s"), "\(reason)")
+            }
+            #expect(HTTPImageSource.retryAfterSeconds("9223372036854775808") == HTTPImageSource.longestWait)
+            #expect(HTTPImageSource.seconds(.infinity) == "inf s" && HTTPImageSource.seconds(-.nan).hasSuffix(" s"))
+            #expect(HTTPImageSource.seconds(9.3e18) == "9.3e+18 s" && HTTPImageSource.seconds(2.5) == "2.5 s")
+        }
+
+        @Test func theFingerprintIsTheETagFromAHeadRequestAndChangesWithTheBytes() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/a.jpg": Data("first".utf8)])
+            defer { server.stop() }
+            let source = try source(server)
+            let first = try #require(await source.fingerprint(for: "a.jpg"))
+            #expect(first.hasPrefix("etag \""), "\(first)")
+            #expect(server.requestCount(for: "/a.jpg") == 1)
+            #expect(await source.fingerprint(for: "a.jpg") == first)
+            server.routes = ["/a.jpg": Data("edited".utf8)]
+            #expect(await source.fingerprint(for: "a.jpg") != first)
+            #expect(await source.fingerprint(for: "missing.jpg") == nil)
+        }
+
+        @Test func anHTMLFolderListingIsAnIndex() {
+            // What `python3 -m http.server` writes for a folder, with a subfolder, a text file and a query link.
+            let listing = """
+                <!DOCTYPE HTML>
+                <html lang="en"><head><title>Directory listing for /</title></head><body>
+                <ul>
+                <li><a href="a%20photo.jpg">a photo.jpg</a></li>
+                <li><a href="B.PNG">B.PNG</a></li>
+                <li><a href="notes.txt">notes.txt</a></li>
+                <li><a href="sub/">sub/</a></li>
+                <li><a href='c.jpeg'>c.jpeg</a></li>
+                <li><a href="?C=M;O=A">sort</a></li>
+                <li><a href="http://elsewhere/x.jpg">x</a></li>
+                <li><a href="a%20photo.jpg">again</a></li>
+                <li><a href = "./d&amp;e.jpg">Apache's way</a></li>
+                <li><a href="f&#39;s.png">numeric</a></li>
+                </ul></body></html>
+                """
+            #expect(HTTPImageSource.parseIndex(Data(listing.utf8)) == ["a photo.jpg", "B.PNG", "c.jpeg", "d&e.jpg", "f's.png"])
+            #expect(HTTPImageSource.decodingCharacterReferences("a &amp b &#x41;&bogus; &") == "a &amp b A&bogus; &")
+            #expect(HTTPImageSource.parseIndex(Data("one.jpg\n\n two.png \n".utf8)) == ["one.jpg", "two.png"])
+        }
+
+        @Test func anAnswerCutShortSaysSo() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/cut.jpg": .cutShort(body: Data(count: 100_000), sent: 1_000)]
+            defer { server.stop() }
+            let reason = await failure(try source(server), "cut.jpg")
+            #expect(reason.hasPrefix("the answer was cut short: the connection closed after"), "\(reason)")
+            #expect(reason.contains("of 100000 bytes"), "\(reason)")
+        }
+
+        @Test func aResetConnectionAndADrippingServerEndClearly() async throws {
+            let server = try LoopbackHTTPServer()
+            server.hostile = ["/reset.jpg": .reset, "/drip.jpg": .drip(body: Data(count: 2_000), chunk: 10, interval: 0.1)]
+            defer { server.stop() }
+            // The reset ends the attempt by itself (the manual clock never moves).
+            let reset = await failure(try source(server, timeout: 3), "reset.jpg")
+            #expect(!reset.contains("URL error") && !reset.isEmpty && !reset.hasPrefix("no complete answer"), "\(reset)")
+            // A byte now and then never satisfies the deadline.
+            let clock = ManualClock()
+            let dripping = try source(server, timeout: 1, clock: clock)
+            let load = Task { try await dripping.data(for: "drip.jpg") }
+            await clock.waitForSleep(of: .seconds(1))
+            try await server.waitForRequests(1, to: "/drip.jpg")
+            clock.advance(by: .seconds(1))
+            let drip = await failure(of: load, "drip.jpg")
+            #expect(drip.hasPrefix("no complete answer within 1 s"), "\(drip)")
+        }
+
+        @Test func badSettingsThrowInsteadOfTrapping() {
+            let base = URL(string: "http://127.0.0.1:9/")!
+            for timeout in [0, -1, .nan, .infinity, 1e9] as [TimeInterval] {
+                #expect(throws: ImageSourceError.self) { try HTTPImageSource(baseURL: base, timeout: timeout) }
+            }
+            #expect(throws: ImageSourceError.unavailable("the largest HTTP answer must be at least 1 byte, not 0")) {
+                try HTTPImageSource(baseURL: base, maximumBodySize: 0)
+            }
+            #expect(HTTPAttemptFailure.bytes(10 << 30) == "10 GiB" && HTTPAttemptFailure.bytes(1536) == "1.5 KiB")
+        }
     }
 }

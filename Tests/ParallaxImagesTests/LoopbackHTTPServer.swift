@@ -123,6 +123,17 @@ final class LoopbackHTTPServer: Sendable {
     /// Requests received, by path.
     var requestCounts: [String: Int] { engine.withState { $0.requestCounts } }
 
+    /// Returns once `count` requests for `path` have arrived; throws after
+    /// `limit` (wall clock) so that a request that never comes fails the
+    /// test instead of hanging it.
+    func waitForRequests(_ count: Int, to path: String, limit: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while requestCount(for: path) < count {
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "\(count) requests for \(path)", limit: limit) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     // MARK: Socket setup
 
     private static func makeListener() throws -> (Int32, UInt16) {
@@ -428,4 +439,11 @@ private final class Engine: @unchecked Sendable {
             setsockopt(client, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         }
     }
+}
+
+/// A test's wait for something that did not happen within its limit.
+struct WaitTimedOut: Error, CustomStringConvertible {
+    var what: String
+    var limit: Duration
+    var description: String { "waited \(limit) for \(what)" }
 }

@@ -23,7 +23,19 @@ final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID = 0
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting for the pending sleeps to satisfy a condition.
+        var sleeperWaiters: [(condition: @Sendable ([Duration]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The time left on each pending sleep, soonest first.
+        var remaining: [Duration] { sleepers.map { now.duration(to: $0.deadline) }.sorted() }
+
+        /// Takes the waiters whose condition now holds.
+        mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {
+            let remaining = self.remaining
+            let ready = sleeperWaiters.filter { $0.condition(remaining) }
+            sleeperWaiters.removeAll { $0.condition(remaining) }
+            return ready.map(\.continuation)
+        }
     }
 
     private let state = Locked(State())
@@ -44,10 +56,7 @@ final class ManualClock: Clock, Sendable {
                         return []
                     }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let count = state.sleepers.count
-                    let ready = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
-                    state.sleeperWaiters.removeAll { $0.count <= count }
-                    return ready
+                    return state.readyWaiters()
                 }
                 for waiter in ready { waiter.resume() }
             }
@@ -65,10 +74,25 @@ final class ManualClock: Clock, Sendable {
 
     /// Returns once at least `count` sleeps are waiting for the clock.
     func waitForSleepers(_ count: Int) async {
+        await waitForSleepers { $0.count >= count }
+    }
+
+    /// Returns once a sleep with exactly `duration` left is waiting for the
+    /// clock (a deadline, a retry's backoff).
+    func waitForSleep(of duration: Duration) async {
+        await waitForSleepers { $0.contains(duration) }
+    }
+
+    /// The time left on each pending sleep, soonest first.
+    var remainingSleeps: [Duration] { state.withLock { $0.remaining } }
+
+    /// Returns once the pending sleeps (the time left on each, soonest
+    /// first) satisfy `condition`.
+    func waitForSleepers(where condition: @escaping @Sendable ([Duration]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
+                if condition(state.remaining) { return true }
+                state.sleeperWaiters.append((condition, continuation))
                 return false
             }
             if ready { continuation.resume() }

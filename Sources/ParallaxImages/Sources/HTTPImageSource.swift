@@ -59,6 +59,8 @@ public struct HTTPImageSource: ImageSource {
     public static let maximumRedirects = 10
 
     private let connection: Connection
+    /// What deadlines and retry waits are measured on.
+    private let clock: any Clock<Duration>
 
     /// - Parameters:
     ///   - baseURL: The folder on the server; a missing trailing `/` is implied.
@@ -76,12 +78,17 @@ public struct HTTPImageSource: ImageSource {
     ///     proxies, TLS). The source makes its own session from them, so it
     ///     can watch every answer's size as it arrives. `nil`: an ephemeral
     ///     configuration with no cache.
+    ///   - clock: What the deadline of each attempt and the waits between
+    ///     attempts are measured on: the wall clock, or a test's manual
+    ///     clock. Foundation's own timeout stays on the wall clock as a
+    ///     backstop a second or more past the deadline.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` for a timeout that is
     ///   not a positive, finite number of seconds, or a body size below 1.
     public init(baseURL: URL, indexPath: String = "index.txt", timeout: TimeInterval = 10,
                 maximumAttempts: Int = 3, retryDelay: TimeInterval = 0.2, maximumBodySize: Int = 64 << 20,
                 maximumRetryAfter: TimeInterval = 10,
-                configuration: URLSessionConfiguration? = nil) throws(ImageSourceError) {
+                configuration: URLSessionConfiguration? = nil,
+                clock: any Clock<Duration> = ContinuousClock()) throws(ImageSourceError) {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw .unavailable("the HTTP timeout must be a number of seconds above 0 and at most 86,400, not \(timeout)")
         }
@@ -96,10 +103,16 @@ public struct HTTPImageSource: ImageSource {
         self.maximumBodySize = maximumBodySize
         self.maximumRetryAfter = maximumRetryAfter.isFinite ? max(0, maximumRetryAfter) : 0
         connection = Connection(configuration: configuration ?? Self.defaultConfiguration(timeout: timeout))
+        self.clock = clock
     }
 
     // MARK: ImageSource
 
+    /// The names the index at `baseURL/indexPath` lists, in its order: one per
+    /// line, or the JPEG and PNG links of an HTML folder listing.
+    /// - Throws: ``ImageSourceError/unavailable(_:)`` saying what went wrong
+    ///   (no index there, an HTTP error, no answer after every attempt), or
+    ///   ``ImageSourceError/cancelled``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         let path = indexPath.drop(while: { $0 == "/" })
         guard let encoded = String(path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
@@ -126,6 +139,10 @@ public struct HTTPImageSource: ImageSource {
         return Self.parseIndex(body)
     }
 
+    /// The bytes at `baseURL/<id>` (see ``versionedData(for:)``).
+    /// - Throws: ``ImageSourceError/notFound(_:)`` for HTTP 404 or 410,
+    ///   ``ImageSourceError/transferFailed(_:_:)`` for any other failure, or
+    ///   ``ImageSourceError/cancelled``.
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         try await versionedData(for: id).data
     }
@@ -155,6 +172,7 @@ public struct HTTPImageSource: ImageSource {
         }
     }
 
+    /// Always `false`: the source keeps nothing on the device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
 
     /// The picture's `ETag` (or, without one, its `Last-Modified` and
@@ -167,6 +185,8 @@ public struct HTTPImageSource: ImageSource {
         return try? await fetch(url, method: "HEAD", attempts: 1).validator
     }
 
+    /// `true`: a fingerprint costs a `HEAD` request, so the loader gives it a
+    /// download slot.
     public var fingerprintNeedsRequest: Bool { true }
 
     /// What identifies the version of an answer's body: its strong or weak
@@ -319,7 +339,7 @@ public struct HTTPImageSource: ImageSource {
             let reply: Reply
             do {
                 reply = try await connection.transfers.run(request, on: connection.session, timeout: timeout,
-                                                           maximumBodySize: maximumBodySize)
+                                                           clock: clock, maximumBodySize: maximumBodySize)
             } catch {
                 switch error {
                 case .cancelled: throw .cancelled
@@ -356,7 +376,7 @@ public struct HTTPImageSource: ImageSource {
         let seconds = min(max(backoff, serverWait ?? 0), Self.longestWait)
         guard seconds > 0 else { return }
         do {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            try await clock.sleep(for: .seconds(seconds))
         } catch {
             throw .cancelled
         }

@@ -113,6 +113,13 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             lock.unlock()
         }
 
+        /// Whether the attempt has ended.
+        var hasFinished: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return finished
+        }
+
         /// Ends the attempt with `outcome` unless it already ended. Returns whether this call ended it.
         @discardableResult
         func finish(_ outcome: Result<HTTPImageSource.Reply, HTTPAttemptFailure>) -> Bool {
@@ -186,30 +193,57 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     /// Runs one attempt of `request` on `session` (whose delegate this is):
-    /// the answer's body, or why not, within `timeout` seconds.
-    func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval,
+    /// the answer's body, or why not, within `timeout` seconds of `clock`.
+    func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval, clock: any Clock<Duration>,
              maximumBodySize: Int) async throws(HTTPAttemptFailure) -> HTTPImageSource.Reply {
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodySize, expectsNoBody: request.httpMethod == "HEAD")
         register(transfer, for: task.taskIdentifier)
         defer { register(nil, for: task.taskIdentifier) }
+        // The deadline: whichever of it and the transfer ends first wins
+        // `finish`; the other is a no-op. Cancelled once the attempt is over.
+        let deadline = Task {
+            do { try await clock.sleep(for: .seconds(timeout)) } catch { return }
+            if transfer.finish(.failure(.deadline(timeout))) { Self.cancel(task) }
+        }
+        defer { deadline.cancel() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     transfer.wait(continuation)
-                    task.resume()
-                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                        if transfer.finish(.failure(.deadline(timeout))) { task.cancel() }
-                    }
+                    Self.start(task, for: transfer)
                 }
             } onCancel: {
-                if transfer.finish(.failure(.cancelled)) { task.cancel() }
+                if transfer.finish(.failure(.cancelled)) { Self.cancel(task) }
             }
         } catch let failure as HTTPAttemptFailure {
             throw failure
         } catch {
             throw .transport(HTTPAttemptFailure.describe(error))
         }
+    }
+
+    /// Starts `task` from a thread of its own, unless its attempt already
+    /// ended (cancelled, or past a deadline, before it started): like
+    /// `cancel()`, swift-corelibs-foundation's `resume()` waits for the
+    /// session's work queue, and several sources doing that at once on
+    /// Swift's cooperative pool (two threads on two cores) stalled every
+    /// task in the process for seconds, deadlines included.
+    private static func start(_ task: URLSessionTask, for transfer: Transfer) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            if !transfer.hasFinished { task.resume() }
+        }
+    }
+
+    /// Cancels `task` from a thread of its own. swift-corelibs-foundation's
+    /// `cancel()` waits synchronously for the session's work queue, which
+    /// deadlocks when called from a delegate callback that queue is
+    /// delivering (seen as a hang when an endless answer passed the size
+    /// limit), and would block a thread of Swift's cooperative pool anywhere
+    /// else. The attempt has already ended through `finish`, so nothing
+    /// waits for the cancellation itself.
+    private static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global(qos: .utility).async { task.cancel() }
     }
 
     private func register(_ transfer: Transfer?, for identifier: Int) {
@@ -240,7 +274,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(for: dataTask), let failure = transfer.receive(data) else { return }
         transfer.finish(.failure(failure))
-        dataTask.cancel()
+        Self.cancel(dataTask)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
@@ -251,7 +285,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } else {
             transfer.finish(.failure(.redirectLoop(HTTPImageSource.maximumRedirects)))
             completionHandler(nil)
-            task.cancel()
+            Self.cancel(task)
         }
     }
 
