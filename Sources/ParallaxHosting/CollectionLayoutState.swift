@@ -5,7 +5,7 @@ import Foundation
 import ParallaxCore
 import ParallaxLayout
 
-/// What a collection-view layout object over an ``ItemLayout`` decides:
+/// What a collection-view layout object over an `ItemLayout` decides:
 /// when to rebuild, where a scroll comes to rest, and which offset keeps
 /// the user's place across size changes and layout switches.
 ///
@@ -18,9 +18,10 @@ import ParallaxLayout
 /// - Place keeping: before the size changes (rotation, split view) or the
 ///   collection view switches to this layout, the first visible item is
 ///   remembered; the next proposed offset is replaced by the one that puts
-///   it back (``PlaceKeeping``, RH's rule, clamped).
+///   it back (`PlaceKeeping`: RHGridCollectionView's rule, from
+///   RolfHendriks' UICollectionView-Demo, clamped).
 /// - Snapping: the offset a fling proposes is replaced by the nearest
-///   resting position (``ScrollSnapping``).
+///   resting position (`ScrollSnapping`).
 public struct CollectionLayoutState {
     /// Makes the layout for a container size and the item count of each section.
     public typealias Builder = (_ containerSize: CGSize, _ itemCounts: [Int]) throws(LayoutError) -> any ItemLayout
@@ -55,6 +56,11 @@ public struct CollectionLayoutState {
         case layoutSwitch(PlaceKeeping.Anchor?)
     }
 
+    /// A state whose layouts `builder` makes (``grid(_:)``,
+    /// ``quilt(_:span:)``, ``waterfall(_:size:)`` or your own). Flings snap
+    /// unless `isSnappingEnabled` is `false`; a kept place keeps its position
+    /// on screen unless `placeKeeping` says otherwise. Nothing is built until
+    /// ``prepare(containerSize:itemCounts:)``.
     public init(isSnappingEnabled: Bool = true, placeKeeping: PlaceKeeping.Alignment = .preservesPosition,
                 builder: @escaping Builder) {
         self.isSnappingEnabled = isSnappingEnabled
@@ -161,14 +167,14 @@ public struct CollectionLayoutState {
 // MARK: - Builders
 
 extension CollectionLayoutState {
-    /// A grid or list (``GridLayout``): RolfHendriks' UICollectionView-Demo's photo grid by default.
+    /// A grid or list (`GridLayout`): RolfHendriks' UICollectionView-Demo's photo grid by default.
     public static func grid(_ configuration: GridConfiguration = .grid) -> Builder {
         { size, counts throws(LayoutError) in
             try GridLayout(configuration: configuration, itemCounts: counts, containerSize: size)
         }
     }
 
-    /// A quilt (``QuiltLayout``) whose items cover `span(index)` blocks.
+    /// A quilt (`QuiltLayout`, RFQuiltLayout's packing) whose items cover `span(index)` blocks.
     public static func quilt(_ configuration: QuiltConfiguration = QuiltConfiguration(),
                              span: @escaping (ItemIndex) -> QuiltSpan) -> Builder {
         { size, counts throws(LayoutError) in
@@ -176,7 +182,7 @@ extension CollectionLayoutState {
         }
     }
 
-    /// A waterfall (``WaterfallLayout``) of items with the aspect ratios of
+    /// A waterfall (`WaterfallLayout`) of items with the aspect ratios of
     /// `size(index)`.
     public static func waterfall(_ configuration: WaterfallConfiguration = WaterfallConfiguration(),
                                  size: @escaping (ItemIndex) -> CGSize) -> Builder {

@@ -6,8 +6,8 @@ import ParallaxImages
 /// and erases interleave.
 ///
 /// Each view is a `Target` (for UIKit, the view's `ObjectIdentifier`).
-/// ``load(_:into:display:)`` binds the target to a thumbnail through
-/// ``ImageBindingTable``; a result reaches `display` only if its ticket is still
+/// ``load(_:into:replacing:priority:display:)`` binds the target to a
+/// thumbnail through `ImageBindingTable`; a result reaches `display` only if its ticket is still
 /// the target's current one, checked on the main actor in the same step as
 /// the display. Reusing a view for another item rebinds it, which cancels
 /// the old request (the loader's scroll-away policy decides whether the
@@ -84,7 +84,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// `priority` ranks the request against the loader's other work
     /// (a surface that plans its viewport's ranges with ``LoadingRanges``
     /// passes the item's planned priority, and re-ranks it later through
-    /// ``ImageLoader/follow(_:)``).
+    /// `ImageLoader.follow(_:)`).
     public func load(_ key: ThumbnailKey, into target: Target, replacing shown: ImageID? = nil,
                      priority: LoadPriority = .visible,
                      display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {

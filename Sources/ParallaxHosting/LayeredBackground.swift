@@ -8,10 +8,10 @@ import ParallaxCore
 /// view's position: the decisions behind `LayeredParallaxView` (UIKit) and
 /// `LayeredParallaxBackground` (SwiftUI), made once here.
 ///
-/// The stack's speeds come from ``LayeredParallax`` (the "Cosmos" tutorial,
-/// the C4 Cosmos tutorial); this type adds what a view needs: the reading direction and
+/// The stack's speeds come from `LayeredParallax` (the C4 "Cosmos"
+/// tutorial); this type adds what a view needs: the reading direction and
 /// Reduce Motion of the moment, how much art each layer needs, and, for
-/// looping layers, the wrap that hides the seam (``LoopingContent``).
+/// looping layers, the wrap that hides the seam (`LoopingContent`).
 ///
 /// Complexity: O(1) per layer, no allocation.
 public struct LayeredBackground: Sendable, Hashable {
@@ -23,6 +23,10 @@ public struct LayeredBackground: Sendable, Hashable {
     /// (the driver's period scaled to the layer), so it can be short.
     public var loopPeriod: CGFloat?
 
+    /// A background of `stack` (the Cosmos speeds by default) behind a scroll
+    /// view scrolling along `axis`, looping every `loopPeriod` points of the
+    /// driver when given. A period that is not a positive finite number means
+    /// no loop, and a layer that stands still never loops.
     public init(stack: LayeredParallax = .cosmos, axis: ScrollAxis = .vertical, loopPeriod: CGFloat? = nil) {
         self.stack = stack
         self.axis = axis
@@ -88,6 +92,9 @@ public struct LayerPlacement: Sendable, Hashable {
     /// one period and then a copy of its first viewport.
     public var loopPeriod: CGFloat?
 
+    /// A layer's placement, stored as given;
+    /// ``LayeredBackground/placement(ofLayer:driverOffset:driverContentExtent:viewportSize:)``
+    /// makes these.
     public init(index: Int, speed: CGFloat, contentSize: CGSize, offset: CGFloat, loopPeriod: CGFloat? = nil) {
         self.index = index
         self.speed = speed
@@ -101,6 +108,7 @@ public struct LayerPlacement: Sendable, Hashable {
         axis.rect(main: Span(-offset, axis.main(contentSize)), cross: Span(0, axis.cross(contentSize)))
     }
 
+    /// Hashes every value `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(index)
         hasher.combine(speed)

@@ -71,6 +71,8 @@ public struct LayoutRoom: Sendable, Hashable {
             : CGSize(width: layoutContentSize.width, height: layoutContentSize.height + crossPadding)
     }
 
+    /// Hashes the container size and the two cross-axis amounts, the values
+    /// `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size: containerSize)
         hasher.combine(crossShift)

@@ -29,9 +29,13 @@ import ParallaxLayout
 public struct LoadingRanges: Sendable, Hashable {
     /// One item's place in the plan.
     public struct PlannedItem: Sendable, Hashable {
+        /// The item.
         public var index: ItemIndex
+        /// How urgently its thumbnail is wanted: its range, then its distance
+        /// from the screen.
         public var priority: LoadPriority
 
+        /// The item at `index`, planned at `priority`.
         public init(index: ItemIndex, priority: LoadPriority) {
             self.index = index
             self.priority = priority
@@ -62,12 +66,21 @@ public struct LoadingRanges: Sendable, Hashable {
     /// axis.
     ///
     /// - Parameters:
+    ///   - layout: the layout whose items are planned; the ranges run along
+    ///     its axis.
+    ///   - visibleRect: the part of `layout` on screen, in its coordinates.
+    ///     A rectangle with no area, or a non-finite one, plans nothing.
+    ///   - motion: where the scroll is going along the layout's axis
+    ///     (`ScrollMotion.resting(at:)` when a finger holds it or it is
+    ///     still).
     ///   - direction: the direction to preload ahead in while the scroll is
     ///     at rest (the last one it moved in; +1 forward, −1 backward).
     ///     While it moves, its own direction counts.
     ///   - expectedLoadTime: how long a load typically takes, in seconds
-    ///     (``ImageLoader/typicalLoadTime``); `nil` or 0 counts every tile
+    ///     (`ImageLoader.typicalLoadTime`); `nil` or 0 counts every tile
     ///     the fling passes as worth loading.
+    ///   - items: the buffer the plan is written into: emptied first, its
+    ///     capacity kept.
     ///
     /// Complexity: O(items in the ranges), capped by ``maximumItems``.
     public func plan(

@@ -11,7 +11,7 @@ public struct ParallaxConfiguration: Sendable, Hashable {
     public var effect: ParallaxEffect
     /// The direction the scroll view scrolls.
     public var axis: ScrollAxis
-    /// Scales the effect: 1 as designed, 0 none (see ``ParallaxScroller/intensity``).
+    /// Scales the effect: 1 as designed, 0 none (see `ParallaxScroller.intensity`).
     public var intensity: CGFloat
     /// The part of the bounds the effect is measured against.
     public var window: ParallaxWindow
@@ -19,6 +19,10 @@ public struct ParallaxConfiguration: Sendable, Hashable {
     /// (content keeps its size, so images are not decoded again).
     public var respectsReduceMotion: Bool
 
+    /// A configuration. The defaults are depth parallax of 30 pt (Ole
+    /// Begemann's and Kurutepe's setting), vertical, full intensity, measured
+    /// against the part of the bounds no bar covers, with Reduce Motion
+    /// respected.
     public init(
         effect: ParallaxEffect = .default,
         axis: ScrollAxis = .vertical,

@@ -9,7 +9,7 @@ import ParallaxCore
 ///
 /// Kurutepe's rule: parallax reads geometry and never touches the
 /// layout. The driver asks the host for the visible targets and their
-/// frames, and hands each its ``ParallaxPlacement``; nothing is stored per
+/// frames, and hands each its `ParallaxPlacement`; nothing is stored per
 /// item and nothing is allocated.
 ///
 /// Updates are idempotent (the placement depends on geometry only), so the
@@ -38,6 +38,9 @@ public final class ParallaxDriver<Host: ParallaxScrollHost> {
     private var isUpdating = false
     private var needsAnotherPass = false
 
+    /// A driver applying `configuration`: by default depth parallax of 30 pt,
+    /// vertical, measured against the unobscured part of the bounds, with
+    /// Reduce Motion respected.
     public init(configuration: ParallaxConfiguration = ParallaxConfiguration()) {
         self.configuration = configuration
     }

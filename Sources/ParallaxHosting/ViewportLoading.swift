@@ -6,14 +6,14 @@ import ParallaxCore
 import ParallaxImages
 import ParallaxLayout
 
-/// Keeps an ``ImageLoader`` following a scrolling viewport: the one piece
+/// Keeps an `ImageLoader` following a scrolling viewport: the one piece
 /// of loading policy every surface shares (the Linux gallery, the UIKit
-/// collection-view layout, anything else with an ``ItemLayout``).
+/// collection-view layout, anything else with an `ItemLayout`).
 ///
 /// Call ``update(layout:visibleRect:motion:thumbnail:)`` every frame (or
 /// whenever the viewport moves). When the viewport has reached other items,
 /// or the motion's resting place or direction changed, it plans the
-/// ``LoadingRanges`` and hands the plan to ``ImageLoader/follow(_:)``;
+/// ``LoadingRanges`` and hands the plan to `ImageLoader.follow(_:)`;
 /// otherwise it does nothing. Views then request their visible items at
 /// ``priority(for:)``, so a tile a fling only passes never competes with
 /// the tiles the user will see.
@@ -47,13 +47,17 @@ public final class ViewportLoading {
     }
 
     /// Follows the viewport showing `visibleRect` of `layout` while the
-    /// scroll follows `motion` (``ScrollMotion/resting(at:)`` when a finger
+    /// scroll follows `motion` (`ScrollMotion.resting(at:)` when a finger
     /// holds it or it is still).
     ///
-    /// - Parameter thumbnail: the thumbnail the item at an index shows at a
-    ///   frame of `layout` (the size it is drawn at, parallax overscan
-    ///   included), or `nil` for an item without one. Called only when a
-    ///   new plan is made.
+    /// - Parameters:
+    ///   - layout: the layout on screen.
+    ///   - visibleRect: the part of `layout` on screen, in its coordinates.
+    ///   - motion: where the scroll is going along the layout's axis.
+    ///   - thumbnail: the thumbnail the item at an index shows at a frame of
+    ///     `layout` (the size it is drawn at, parallax overscan included),
+    ///     or `nil` for an item without one. Called only when a new plan is
+    ///     made.
     /// - Returns: the plan handed to the loader, or `nil` if the last one
     ///   still holds.
     @discardableResult
@@ -98,8 +102,8 @@ public final class ViewportLoading {
     }
 
     /// The priority to request the thumbnail of the item at `index` with:
-    /// its planned one, ``LoadPriority/outside`` for a visible tile the
-    /// current fling carries off too fast, ``LoadPriority/visible`` for an
+    /// its planned one, `LoadPriority.outside` for a visible tile the
+    /// current fling carries off too fast, `LoadPriority.visible` for an
     /// item not planned yet.
     ///
     /// Complexity: O(1).

@@ -45,8 +45,15 @@ public struct GridConfiguration: Sendable, Hashable {
     public var margins: EdgeInsets
     /// Space between columns (`width`) and between rows (`height`).
     public var spacing: CGSize
+    /// How many columns there are: as many as fit (the default), or a fixed
+    /// count of at least 1.
     public var columns: Columns
+    /// What absorbs the width left over: the cells (the default) or the
+    /// margins.
     public var cellSizing: CellSizing
+    /// How tall a row is when cells stretch: by the preferred aspect ratio
+    /// (the default) or the preferred height. Fixed cells keep the preferred
+    /// size either way.
     public var rowHeight: RowHeight
     /// The height of each section's header; 0 for none.
     public var headerHeight: CGFloat
@@ -56,6 +63,11 @@ public struct GridConfiguration: Sendable, Hashable {
     /// (and for a horizontal grid, the content starts on the right).
     public var layoutDirection: LayoutDirection
 
+    /// A configuration. The defaults are RolfHendriks'
+    /// UICollectionView-Demo's photo grid (``grid``): 148 × 148 pt preferred
+    /// cells, 8-pt margins and spacing, flexible columns and cells, rows that
+    /// keep the aspect ratio, no header, vertical, left to right. Nothing is
+    /// checked here: ``GridLayout`` calls ``validate()`` when it is built.
     public init(
         preferredItemSize: CGSize = CGSize(width: 148, height: 148),
         margins: EdgeInsets = EdgeInsets(all: 8),
@@ -102,6 +114,7 @@ public struct GridConfiguration: Sendable, Hashable {
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
 
+    /// Hashes every setting, the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size: preferredItemSize)
         hasher.combine(margins)

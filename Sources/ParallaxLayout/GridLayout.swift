@@ -30,6 +30,8 @@ public struct GridLayout: ItemLayout {
     public let columnCount: Int
     /// The size of every cell.
     public let itemSize: CGSize
+    /// The size of all the content: the container's extent across the axis;
+    /// along it, every section's header, margins and rows. A stored value.
     public let contentSize: CGSize
 
     @usableFromInline let itemCounts: [Int]
@@ -45,7 +47,10 @@ public struct GridLayout: ItemLayout {
 
     @usableFromInline let mapping: AxisMapping
 
+    /// The scroll axis, from the configuration.
     public var axis: ScrollAxis { configuration.axis }
+    /// Whether the content starts on the right: a horizontal grid laid out
+    /// right to left.
     public var isMainAxisMirrored: Bool { mapping.mirrorsMain }
 
     /// Builds the layout for sections of `itemCounts` items in a container
@@ -132,24 +137,41 @@ public struct GridLayout: ItemLayout {
 
     // MARK: ItemLayout
 
+    /// The number of sections, empty ones included.
     public var numberOfSections: Int { itemCounts.count }
 
+    /// The number of items in `section`, 0 for a section the grid does not
+    /// have. O(1).
     @inlinable
     public func numberOfItems(inSection section: Int) -> Int {
         itemCounts.indices.contains(section) ? itemCounts[section] : 0
     }
 
+    /// The frame of the item at `index`, in closed form: O(1), nothing stored
+    /// per item. `nil` for an index the grid does not have (a negative item,
+    /// one past its section's count, a section that does not exist).
     @inlinable
     public func frame(of index: ItemIndex) -> CGRect? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
         return unsafeFrame(row: index.item / columnCount, column: index.item % columnCount, section: index.section)
     }
 
+    /// The frame of `section`'s header: a band of
+    /// ``GridConfiguration/headerHeight`` across the whole content at the
+    /// section's start. `nil` when that height is 0 or the section does not
+    /// exist.
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, itemCounts.indices.contains(section) else { return nil }
         return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
     }
 
+    /// Calls `body` for every item whose frame is visible in `rect`
+    /// (`CGRect.isVisible(in:)`), each exactly once, in index order. A `rect`
+    /// with a non-finite value, or a grid whose cells have no area, reports
+    /// nothing.
+    ///
+    /// Complexity: O(log sections + sections crossed + k) for k items, with
+    /// no allocation.
     @inlinable
     public func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         guard itemMain > 0, itemCross > 0, AxisMapping.isUsable(rect) else { return }
@@ -186,11 +208,18 @@ public struct GridLayout: ItemLayout {
         }
     }
 
+    /// The position that puts the row of `index` first: its section's start
+    /// (header included) for a first row, else the row's start less one row
+    /// spacing. O(1); `nil` for an index the grid does not have.
     public func restingPosition(showing index: ItemIndex) -> CGFloat? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
         return mapping.position(rests(ofSection: index.section).rest(line: index.item / columnCount))
     }
 
+    /// The resting position (see ``restingPosition(showing:)``) nearest to
+    /// `position`, among the rows of the section it falls in and the next
+    /// section's start. O(log sections); `nil` for a grid without sections
+    /// or a non-finite position.
     public func restingPosition(nearest position: CGFloat) -> CGFloat? {
         guard position.isFinite, !itemCounts.isEmpty else { return nil }
         let logical = mapping.position(position)

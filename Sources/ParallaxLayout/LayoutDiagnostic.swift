@@ -14,6 +14,7 @@ public enum LayoutDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// replaced by the default.
     case invalidItemSize(ItemIndex, String)
 
+    /// A sentence saying which item was adjusted and how, for a log.
     public var description: String {
         switch self {
         case let .clippedToWidth(index, requested, available):

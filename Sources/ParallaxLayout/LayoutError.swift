@@ -15,6 +15,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A count that must be at least `minimum` was not.
     case invalidCount(name: String, value: Int, minimum: Int)
 
+    /// A sentence naming the value, what it must be and what it was, as in
+    /// `spacing.width must be a finite number ≥ 0.0, got -8.0`.
     public var description: String {
         switch self {
         case let .invalidLength(name, value, minimum, inclusive):

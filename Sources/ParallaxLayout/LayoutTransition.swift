@@ -18,7 +18,9 @@ import ParallaxCore
 ///
 /// Complexity: O(visible items in either layout) per frame, no allocation.
 public struct LayoutTransition<Source: ItemLayout, Destination: ItemLayout>: Sendable {
+    /// The layout the switch starts from (progress 0).
     public let source: Source
+    /// The layout the switch ends in (progress 1).
     public let destination: Destination
     /// The content offset in the source layout when the switch began.
     public let sourceOffset: CGPoint

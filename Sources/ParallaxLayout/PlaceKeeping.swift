@@ -34,6 +34,8 @@ public enum PlaceKeeping {
         /// (negative: partly scrolled off).
         public var distance: CGFloat
 
+        /// The item at `index`, whose leading edge was `distance` points past
+        /// the visible leading edge (negative: partly scrolled off).
         public init(index: ItemIndex, distance: CGFloat) {
             self.index = index
             self.distance = distance

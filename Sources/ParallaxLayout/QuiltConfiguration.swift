@@ -7,9 +7,15 @@ import ParallaxCore
 /// How many blocks of a ``QuiltLayout`` an item covers: `width` blocks
 /// across and `height` blocks down (in screen terms, for either axis).
 public struct QuiltSpan: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How many blocks wide the item is (in screen terms, for either axis).
     public var width: Int
+    /// How many blocks tall the item is (in screen terms, for either axis).
     public var height: Int
 
+    /// An item `width` blocks wide and `height` blocks tall. Nothing is
+    /// checked here: ``QuiltLayout`` places a span under one block either way
+    /// as 1 × 1, clips one wider than the quilt to its columns, and reports
+    /// both in ``QuiltLayout/diagnostics``.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -18,6 +24,7 @@ public struct QuiltSpan: Sendable, Hashable, Codable, CustomStringConvertible {
     /// One block: RFQuiltLayout's default.
     public static let one = QuiltSpan(width: 1, height: 1)
 
+    /// The span as `width×height`, as in `2×1`.
     public var description: String { "\(width)×\(height)" }
 }
 
@@ -38,6 +45,10 @@ public struct QuiltConfiguration: Sendable, Hashable {
     /// or for a horizontal quilt, the content starting on the right).
     public var layoutDirection: LayoutDirection
 
+    /// A configuration. The defaults are RFQuiltLayout's: 100 × 100 pt
+    /// blocks, no item insets, no header or footer, vertical, left to right.
+    /// Nothing is checked here: ``QuiltLayout`` calls ``validate()`` when it
+    /// is built.
     public init(
         blockSize: CGSize = CGSize(width: 100, height: 100),
         itemInsets: EdgeInsets = .zero,
@@ -63,6 +74,7 @@ public struct QuiltConfiguration: Sendable, Hashable {
         try LayoutError.require(Double(footerHeight), "footerHeight")
     }
 
+    /// Hashes every setting, the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size: blockSize)
         hasher.combine(itemInsets)

@@ -51,11 +51,15 @@ public struct QuiltLayout: ItemLayout {
     /// and the most columns a quilt can have.
     public static let maximumSpan = Int(UInt16.max)
 
+    /// The settings the layout was built from.
     public let configuration: QuiltConfiguration
     /// The size of the container it was built for.
     public let containerSize: CGSize
     /// The number of block columns.
     public let columnCount: Int
+    /// The size of all the content: the container's extent across the axis;
+    /// along it, every section's header, block rows and footer. Known as soon
+    /// as the quilt is built; it grows only when items are appended.
     public private(set) var contentSize: CGSize
     /// What the layout had to adjust (the first 1,000; see ``diagnosticCount``).
     public var diagnostics: [LayoutDiagnostic] { log.entries }
@@ -76,7 +80,10 @@ public struct QuiltLayout: ItemLayout {
     /// Packing state of the last section, kept for appending.
     private var packer: QuiltPacker
 
+    /// The scroll axis, from the configuration.
     public var axis: ScrollAxis { configuration.axis }
+    /// Whether the content starts on the right: a horizontal quilt laid out
+    /// right to left.
     public var isMainAxisMirrored: Bool { mapping.mirrorsMain }
 
     /// Builds the quilt for `sections` of item spans in a container of
@@ -183,19 +190,28 @@ public struct QuiltLayout: ItemLayout {
 
     // MARK: ItemLayout
 
+    /// The number of sections, empty ones included.
     public var numberOfSections: Int { sections.count }
 
+    /// The number of items in `section`, 0 for a section the quilt does not
+    /// have. O(1).
     @inlinable
     public func numberOfItems(inSection section: Int) -> Int {
         sections.indices.contains(section) ? sections[section].itemCount : 0
     }
 
+    /// The frame of the item at `index`: its blocks less its insets. O(1);
+    /// `nil` for an index the quilt does not have.
     @inlinable
     public func frame(of index: ItemIndex) -> CGRect? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
         return frame(ofItemAt: sections[index.section].firstItem + index.item, section: index.section)
     }
 
+    /// The frame of `section`'s header: a band of
+    /// ``QuiltConfiguration/headerHeight`` across the whole content at the
+    /// section's start. `nil` when that height is 0 or the section does not
+    /// exist.
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, sections.indices.contains(section) else { return nil }
         return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
@@ -207,6 +223,13 @@ public struct QuiltLayout: ItemLayout {
         return mapping.band(Span(sectionStarts[section + 1] - configuration.footerHeight, configuration.footerHeight))
     }
 
+    /// Calls `body` for every item whose frame is visible in `rect`
+    /// (`CGRect.isVisible(in:)`), each exactly once: section by section, in
+    /// the order of the block row each item starts in. A `rect` with a
+    /// non-finite value reports nothing.
+    ///
+    /// Complexity: O(log sections + rows + k) for k items, through the
+    /// index of items by their top row.
     @inlinable
     public func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         guard AxisMapping.isUsable(rect), !sections.isEmpty else { return }
@@ -238,12 +261,19 @@ public struct QuiltLayout: ItemLayout {
         }
     }
 
+    /// The position that puts the block row `index` starts in first: its
+    /// section's start (header included) for the first row, else the row's
+    /// start. O(1); `nil` for an index the quilt does not have.
     public func restingPosition(showing index: ItemIndex) -> CGFloat? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
         let row = Int(placements[sections[index.section].firstItem + index.item].row)
         return mapping.position(rests(ofSection: index.section).rest(line: row))
     }
 
+    /// The resting position (see ``restingPosition(showing:)``) nearest to
+    /// `position`, among the block rows of the section it falls in and the
+    /// next section's start. O(log sections); `nil` for a quilt without
+    /// sections or a non-finite position.
     public func restingPosition(nearest position: CGFloat) -> CGFloat? {
         guard position.isFinite, !sections.isEmpty else { return nil }
         let logical = mapping.position(position)

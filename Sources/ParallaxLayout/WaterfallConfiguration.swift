@@ -13,14 +13,24 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     public var columns: GridConfiguration.Columns
     /// The minimum column width when the columns are flexible.
     public var preferredColumnWidth: CGFloat
+    /// Space around the items of each section, in points.
     public var margins: EdgeInsets
     /// Space between columns (`width`) and between items in a column (`height`).
     public var spacing: CGSize
     /// The extent of each section's header along the axis; 0 for none.
     public var headerHeight: CGFloat
+    /// The scroll axis; the columns run along it (a horizontal waterfall's
+    /// columns are rows).
     public var axis: ScrollAxis
+    /// Right-to-left mirrors the waterfall: the first column is on the right
+    /// (and for a horizontal waterfall, the content starts on the right).
     public var layoutDirection: LayoutDirection
 
+    /// A configuration. The defaults match the photo grid's
+    /// (``GridConfiguration/grid``): flexible columns at least 148 pt wide,
+    /// 8-pt margins and spacing, no header, vertical, left to right. Nothing
+    /// is checked here: ``WaterfallLayout`` calls ``validate()`` when it is
+    /// built.
     public init(
         columns: GridConfiguration.Columns = .flexible,
         preferredColumnWidth: CGFloat = 148,
@@ -48,6 +58,7 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         if case .fixed(let count) = columns { try LayoutError.require(count, "columns", atLeast: 1) }
     }
 
+    /// Hashes every setting, the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(columns)
         hasher.combine(preferredColumnWidth)

@@ -29,11 +29,19 @@ public struct WaterfallLayout: ItemLayout {
         var columnEnds: [CGFloat]
     }
 
+    /// The settings the layout was built from.
     public let configuration: WaterfallConfiguration
+    /// The size of the container (the scroll view's bounds) it was built
+    /// for; a non-finite or negative side reads as zero.
     public let containerSize: CGSize
+    /// The number of columns: the configuration's fixed count, or as many as
+    /// fit at ``WaterfallConfiguration/preferredColumnWidth`` (at least 1).
     public let columnCount: Int
     /// The width of every column.
     public let columnWidth: CGFloat
+    /// The size of all the content: the container's extent across the axis;
+    /// along it, every section's header, margins and longest column. It grows
+    /// only when items are appended.
     public private(set) var contentSize: CGSize
     /// What the layout had to adjust (the first 1,000; see ``diagnosticCount``).
     public var diagnostics: [LayoutDiagnostic] { log.entries }
@@ -51,7 +59,10 @@ public struct WaterfallLayout: ItemLayout {
     private let leadMargin: CGFloat
     private let trailMargin: CGFloat
 
+    /// The scroll axis, from the configuration.
     public var axis: ScrollAxis { configuration.axis }
+    /// Whether the content starts on the right: a horizontal waterfall laid
+    /// out right to left.
     public var isMainAxisMirrored: Bool { mapping.mirrorsMain }
 
     /// Builds the waterfall for `sections` of item sizes (any unit: only
@@ -150,24 +161,41 @@ public struct WaterfallLayout: ItemLayout {
 
     // MARK: ItemLayout
 
+    /// The number of sections, empty ones included.
     public var numberOfSections: Int { sections.count }
 
+    /// The number of items in `section`, 0 for a section the waterfall does
+    /// not have. O(1).
     @inlinable
     public func numberOfItems(inSection section: Int) -> Int {
         sections.indices.contains(section) ? sections[section].itemCount : 0
     }
 
+    /// The frame of the item at `index`: its column's width, and the length
+    /// its aspect ratio gives at that width. O(1); `nil` for an index the
+    /// waterfall does not have.
     @inlinable
     public func frame(of index: ItemIndex) -> CGRect? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
         return frame(ofItemAt: sections[index.section].firstItem + index.item)
     }
 
+    /// The frame of `section`'s header: a band of
+    /// ``WaterfallConfiguration/headerHeight`` across the whole content at
+    /// the section's start. `nil` when that height is 0 or the section does
+    /// not exist.
     public func headerFrame(ofSection section: Int) -> CGRect? {
         guard configuration.headerHeight > 0, sections.indices.contains(section) else { return nil }
         return mapping.band(Span(sectionStarts[section], configuration.headerHeight))
     }
 
+    /// Calls `body` for every item whose frame is visible in `rect`
+    /// (`CGRect.isVisible(in:)`), each exactly once: section by section,
+    /// column by column, top to bottom. A `rect` with a non-finite value
+    /// reports nothing.
+    ///
+    /// Complexity: O(columns · log N + k) for k items, a binary search per
+    /// column.
     @inlinable
     public func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         guard AxisMapping.isUsable(rect), crossPitch > 0, !sections.isEmpty else { return }

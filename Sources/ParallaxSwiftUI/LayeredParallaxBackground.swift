@@ -30,9 +30,9 @@ import SwiftUI
 ///
 /// The view builder is called once per layer, bottom first; return
 /// `EmptyView()` for a layer the scroll view itself shows (the Cosmos
-/// driver, speed 1, on top). Each layer's art gets the frame
-/// ``ParallaxBackgroundLayer/contentSize``, top-left aligned, and is moved
-/// by the layer's offset; the background clips to its own bounds.
+/// driver, speed 1, on top). Each layer's art gets the frame of its
+/// ``ParallaxBackgroundLayer``'s `contentSize`, top-left aligned, and is
+/// moved by the layer's offset; the background clips to its own bounds.
 ///
 /// It follows the environment: under Reduce Motion every layer moves with
 /// the content (speed 1), and a horizontal stack laid out right to left is
@@ -80,6 +80,8 @@ public struct LayeredParallaxBackground<Layer: View>: View {
         self.art = layer
     }
 
+    /// Every layer's art at its placement, bottom first, clipped to the
+    /// background's bounds.
     public var body: some View {
         let background = resolvedBackground
         Color.clear

@@ -68,6 +68,8 @@ public struct ParallaxImage: View {
         self.intensity = intensity
     }
 
+    /// The picture scaled to fill the placement's content frame, moved by its
+    /// offset and clipped to the view's bounds.
     public var body: some View {
         let scroller = ParallaxScroller(effect: effect, axis: axis, intensity: intensity,
                                         environmentDirection: layoutDirection, reduceMotion: reduceMotion)

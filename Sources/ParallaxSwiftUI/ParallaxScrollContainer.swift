@@ -27,7 +27,7 @@ extension View {
     /// stay at rest (no offset, no scroll geometry). On every system it also
     /// publishes the edges of the scroll view that bars cover (its safe
     /// area), so the effect is measured against the part of the screen the
-    /// user sees, as UIKit's ``ParallaxHosting/ParallaxWindow/unobscured``
+    /// user sees, as UIKit's `ParallaxWindow.unobscured`
     /// does; without it, from iOS 17 on, the whole scroll view counts. It
     /// measures the scroll view once per resize, never per frame.
     public func parallaxScrollContainer() -> some View {

@@ -25,6 +25,8 @@ public struct ParallaxScrollGeometry: Sendable, Equatable {
     /// without it): content at rest sits below them, at `−insets.top`.
     public var obscuredInsets: ParallaxCore.EdgeInsets
 
+    /// A geometry as given, all zero by default: what a `@State` holds before
+    /// ``SwiftUI/View/onParallaxScrollGeometryChange(_:)`` first reports.
     public init(contentOffset: CGPoint = .zero, contentSize: CGSize = .zero, viewportSize: CGSize = .zero,
                 obscuredInsets: ParallaxCore.EdgeInsets = .zero) {
         self.contentOffset = contentOffset

@@ -5,7 +5,7 @@ import UIKit
 
 /// Whole background layers that slide at their own speeds behind a scroll
 /// view: the "Cosmos" effect (the C4 Cosmos tutorial). The scroll view is the driver; each
-/// layer follows at its ``LayeredParallax`` speed (0 stands still, 1 moves
+/// layer follows at its `LayeredParallax` speed (0 stands still, 1 moves
 /// with the content), and is made just long enough to reach its end.
 ///
 /// ```swift
@@ -32,7 +32,7 @@ public final class LayeredParallaxView: UIView {
     }
     /// When set, every layer's art repeats after `loopPeriod · speed`
     /// points (draw one period, then a copy of its first screen), so
-    /// layers can loop without end (``LoopingContent``).
+    /// layers can loop without end (`LoopingContent`).
     public var loopPeriod: CGFloat? {
         didSet { setNeedsLayout() }
     }
@@ -41,6 +41,10 @@ public final class LayeredParallaxView: UIView {
 
     private var frameObserver: RunLoopFrameObserver?
 
+    /// A view sliding `layers` (bottom to top, one per speed of `model`, the
+    /// Cosmos speeds by default; a layer past the last speed moves with the
+    /// content) behind a scroll view scrolling along `axis`. It clips its
+    /// layers and takes no touches; ``follow(_:)`` starts it.
     public init(model: LayeredParallax = .cosmos, layers: [UIView], axis: ScrollAxis = .vertical) {
         self.model = model
         self.layerViews = layers
@@ -51,6 +55,7 @@ public final class LayeredParallaxView: UIView {
         for layer in layers { addSubview(layer) }
     }
 
+    /// Not supported: the view is made in code. Returns `nil`.
     public required init?(coder: NSCoder) {
         return nil
     }
@@ -68,6 +73,7 @@ public final class LayeredParallaxView: UIView {
         scrollView = nil
     }
 
+    /// Places every layer for the driving scroll view's current offset.
     public override func layoutSubviews() {
         super.layoutSubviews()
         updateLayers()

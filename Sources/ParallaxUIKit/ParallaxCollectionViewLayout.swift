@@ -5,14 +5,14 @@ import ParallaxLayout
 import UIKit
 
 /// A `UICollectionViewLayout` over ParallaxKit's layouts: the grid and list
-/// of RolfHendriks' UICollectionView-Demo, the quilt, the waterfall, or any ``ItemLayout``.
+/// of RolfHendriks' UICollectionView-Demo, the quilt, the waterfall, or any `ItemLayout`.
 ///
 /// ```swift
 /// let collectionView = UICollectionView(frame: .zero, collectionViewLayout: ParallaxCollectionViewLayout.grid())
 /// collectionView.setCollectionViewLayout(ParallaxCollectionViewLayout.list(), animated: true)  // keeps the photo
 /// ```
 ///
-/// Every decision is ``CollectionLayoutState``'s (tested on Linux); this
+/// Every decision is `CollectionLayoutState`'s (tested on Linux); this
 /// class translates it into UIKit's overrides:
 /// - attributes for a rect in O(visible items + sections), from the
 ///   closed-form or indexed layout, nothing cached per item;
@@ -37,7 +37,7 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The scroll axis of the layout it builds.
     public let axis: ScrollAxis
 
-    /// The room the collection view gives the layout (``LayoutRoom``):
+    /// The room the collection view gives the layout (`LayoutRoom`):
     /// nothing under the safe area across the axis.
     private var room = LayoutRoom(boundsSize: .zero, contentInsets: .zero, safeArea: .zero, axis: .vertical,
                                   isRightToLeft: false)
@@ -54,6 +54,7 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         super.init()
     }
 
+    /// Not supported: the layout is made in code. Returns `nil`.
     public required init?(coder: NSCoder) {
         return nil
     }
@@ -96,6 +97,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
 
     // MARK: Building
 
+    /// Builds the layout for the room the collection view gives it and its
+    /// item counts, unless it was built for exactly those: a scroll costs a
+    /// comparison.
     open override func prepare() {
         super.prepare()
         guard let collectionView else { return }
@@ -108,25 +112,35 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         state.prepare(containerSize: room.containerSize, itemCounts: counts)
     }
 
+    /// Forgets a place kept for a layout switch that proposed no offset, so a
+    /// later reload never jumps back to it.
     open override func finalizeLayoutTransition() {
         super.finalizeLayoutTransition()
         state.forgetPendingPlace()
     }
 
+    /// Rebuilds at the next ``prepare()`` when everything or the item counts
+    /// are invalidated; otherwise the built layout stays.
     open override func invalidateLayout(with context: UICollectionViewLayoutInvalidationContext) {
         if context.invalidateEverything || context.invalidateDataSourceCounts { state.invalidateContents() }
         super.invalidateLayout(with: context)
     }
 
+    /// The layout's content size, plus the safe area left uncovered across the
+    /// axis.
     open override var collectionViewContentSize: CGSize { room.contentSize(for: state.contentSize, along: axis) }
 
     private func shown(_ frame: CGRect) -> CGRect { room.shown(frame, along: axis) }
     private func built(_ rect: CGRect) -> CGRect { room.built(rect, along: axis) }
 
+    /// `true`: layouts are built left to right, and UIKit mirrors them in a
+    /// right-to-left interface.
     open override var flipsHorizontallyInOppositeLayoutDirection: Bool { true }
 
     // MARK: Attributes
 
+    /// The cells visible in `rect` and the section headers and footers that
+    /// meet it, in O(visible items + sections); nothing is cached per item.
     open override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {
         guard let layout = state.layout else { return [] }
         var attributes: [UICollectionViewLayoutAttributes] = []
@@ -145,6 +159,8 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         return attributes
     }
 
+    /// The cell at `indexPath`; `nil` when the layout has no such item or
+    /// could not be built.
     open override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {
         guard let frame = state.layout?.frame(of: ItemIndex(item: indexPath.item, section: indexPath.section)) else {
             return nil
@@ -154,6 +170,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         return attributes
     }
 
+    /// The header (any layout that has one) or footer (quilts) of
+    /// `indexPath`'s section; `nil` for another kind or a section without
+    /// one.
     open override func layoutAttributesForSupplementaryView(
         ofKind elementKind: String, at indexPath: IndexPath
     ) -> UICollectionViewLayoutAttributes? {
@@ -182,6 +201,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
 
     // MARK: Size changes, snapping, place keeping
 
+    /// Whether the bounds change needs a new layout: only a change of size
+    /// does, never a scroll. The first visible item is remembered first, so
+    /// the next proposed offset keeps it in place.
     open override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
         guard let collectionView else { return false }
         return state.shouldInvalidateLayout(
@@ -189,6 +211,8 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
             isUserScrolling: collectionView.isTracking || collectionView.isDecelerating)
     }
 
+    /// Remembers the first visible item of `oldLayout` (ParallaxKit's or any
+    /// other), so the switch to this layout keeps it in place.
     open override func prepareForTransition(from oldLayout: UICollectionViewLayout) {
         super.prepareForTransition(from: oldLayout)
         guard let collectionView else { return }
@@ -204,11 +228,19 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         }
     }
 
+    /// The offset that puts the remembered item back in place after a size
+    /// change or a layout switch; otherwise `proposedContentOffset` clamped
+    /// to the content.
     open override func targetContentOffset(forProposedContentOffset proposedContentOffset: CGPoint) -> CGPoint {
         guard let collectionView else { return proposedContentOffset }
         return state.targetContentOffset(forProposed: proposedContentOffset, in: viewport(of: collectionView))
     }
 
+    /// Where a fling comes to rest: when snapping is on, the resting
+    /// position nearest to `proposedContentOffset` (ParallaxLayout's
+    /// `ScrollSnapping`, after RHGridCollectionView in RolfHendriks'
+    /// UICollectionView-Demo), else the proposal itself. Remembered for
+    /// ``motion(of:)``.
     open override func targetContentOffset(
         forProposedContentOffset proposedContentOffset: CGPoint, withScrollingVelocity velocity: CGPoint
     ) -> CGPoint {

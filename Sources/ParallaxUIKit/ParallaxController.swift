@@ -18,7 +18,7 @@ import UIKit
 /// (see `RunLoopFrameObserver`), the controller lets the scroll view finish
 /// any pending layout (so cells that are about to appear exist) and hands
 /// every visible ``ParallaxCell`` its placement through a
-/// ``ParallaxDriver``. Every pass is complete: cells that moved without the
+/// `ParallaxDriver`. Every pass is complete: cells that moved without the
 /// scroll view moving (a reorder, a batch update, a reload) are placed too.
 /// A view whose placement did not change is not touched. It
 /// never observes `contentOffset`, never becomes a delegate and never
@@ -217,7 +217,7 @@ private enum AssociatedKey {
     static var controller: UInt8 = 0
 }
 
-/// A `UIScrollView` as ``ParallaxDriver`` sees it: its bounds, safe area,
+/// A `UIScrollView` as `ParallaxDriver` sees it: its bounds, safe area,
 /// reading direction, and the visible views that conform to ``ParallaxCell``:
 /// cells, section headers and footers of collection and table views, or
 /// views anywhere in a plain scroll view's visible content.
@@ -233,19 +233,27 @@ final class ScrollViewHost: ParallaxScrollHost {
         self.scrollView = scrollView
     }
 
+    /// The scroll view's bounds; zero once it is gone.
     public var visibleBounds: CGRect { scrollView?.bounds ?? .zero }
 
+    /// The scroll view's safe area: the bars, the notch, the home indicator.
     public var obscuredInsets: EdgeInsets {
         guard let insets = scrollView?.safeAreaInsets else { return .zero }
         return EdgeInsets(insets)
     }
 
+    /// The scroll view's effective reading direction.
     public var effectiveLayoutDirection: LayoutDirection {
         scrollView?.effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
     }
 
+    /// The system's Reduce Motion setting, read now.
     public var isReduceMotionEnabled: Bool { UIAccessibility.isReduceMotionEnabled }
 
+    /// Calls `body` with the parallax view of every visible view conforming
+    /// to ``ParallaxCell`` and its frame in content coordinates (from its
+    /// centre and bounds, so a cell scaled for a highlight keeps its
+    /// parallax).
     public func forEachParallaxTarget(_ body: (ParallaxView, CGRect) -> Void) {
         guard let scrollView else { return }
         switch scrollView {
@@ -291,6 +299,7 @@ final class ScrollViewHost: ParallaxScrollHost {
                           width: size.width, height: size.height))
     }
 
+    /// Applies `placement` to `target`, which skips an unchanged one.
     public func apply(_ placement: ParallaxPlacement, to target: ParallaxView) {
         target.apply(placement)
     }

@@ -19,7 +19,7 @@ import UIKit
 /// first placement, or its layout outside a controlled scroll view) and
 /// again only when that size changes (rotation, a grid ↔ list switch): the
 /// current photo then stays until the sharper one arrives. A reused view
-/// never shows the photo it was asked for before: ``ImageRequester`` checks
+/// never shows the photo it was asked for before: `ImageRequester` checks
 /// every result against the view's current request.
 @MainActor
 public final class ParallaxImageView: ParallaxView {
@@ -45,6 +45,7 @@ public final class ParallaxImageView: ParallaxView {
     /// The photo on screen now, if any (a placeholder or failure is none).
     private var shownID: ImageID?
 
+    /// An empty view: an aspect-fill image view on the placeholder colour.
     public init() {
         let imageView = UIImageView()
         imageView.contentMode = .scaleAspectFill
@@ -53,6 +54,7 @@ public final class ParallaxImageView: ParallaxView {
         backgroundColor = placeholderColor
     }
 
+    /// Not supported: the view is made in code. Returns `nil`.
     public required init?(coder: NSCoder) {
         return nil
     }
@@ -96,16 +98,22 @@ public final class ParallaxImageView: ParallaxView {
         backgroundColor = placeholderColor
     }
 
+    /// Applies `placement` (see ``ParallaxView/apply(_:)``), then asks for the
+    /// photo again if the content size it is shown at changed.
     public override func apply(_ placement: ParallaxPlacement) {
         super.apply(placement)
         requestIfNeeded()
     }
 
+    /// Lays the content out, then asks for the photo once its size is known,
+    /// or again if it changed.
     public override func layoutSubviews() {
         super.layoutSubviews()
         requestIfNeeded()
     }
 
+    /// Drops the request when the view leaves its window (the photo stays),
+    /// and asks again, without a placeholder, when it is back.
     public override func didMoveToWindow() {
         super.didMoveToWindow()
         guard window != nil else {

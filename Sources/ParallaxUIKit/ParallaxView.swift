@@ -36,6 +36,7 @@ open class ParallaxView: UIView {
         addSubview(self.contentView)
     }
 
+    /// Not supported: the view is made in code. Returns `nil`.
     public required init?(coder: NSCoder) {
         return nil
     }
@@ -50,6 +51,9 @@ open class ParallaxView: UIView {
         placeContent(in: placement.contentFrame)
     }
 
+    /// Lays the content out: filling the bounds before the first placement,
+    /// at the placement otherwise, and after a resize at the last placement
+    /// carried to the new size until the controller places it exactly.
     open override func layoutSubviews() {
         super.layoutSubviews()
         guard let placement, let placedSize else {

@@ -44,6 +44,11 @@ public struct ParallaxEffect: Sendable, Hashable {
     /// How the rate is chosen.
     public var motion: Motion
 
+    /// An effect whose rate is chosen by `motion`. The named effects
+    /// (``depth(maxOffset:)``, ``window``, ``window(rate:anchor:)``, ``none``)
+    /// are the usual way to make one; every value is accepted and
+    /// ``solve(item:viewport:intensity:reduceMotion:mirrorsAnchor:)`` gives
+    /// even a negative or NaN setting a defined result.
     @inlinable public init(motion: Motion) { self.motion = motion }
 
     /// Depth parallax: the content shifts at most `maxOffset` points either
@@ -276,6 +281,9 @@ public struct ParallaxSolution: Sendable, Hashable {
     /// while the item is on screen.
     public var contentLength: CGFloat
 
+    /// A solution with the given displacement and content span, in points
+    /// along the scroll axis (the content's start relative to the item's
+    /// start). Values are stored as given; ``ParallaxEffect`` makes these.
     @inlinable
     public init(offset: CGFloat, contentLowerBound: CGFloat, contentLength: CGFloat) {
         self.offset = offset

@@ -16,6 +16,9 @@ public struct ParallaxPlacement: Sendable, Hashable {
     /// image ever shows.
     public var contentFrame: CGRect
 
+    /// A placement whose content's centre sits `offset` from the item's
+    /// centre, in the frame `contentFrame` of the item's coordinates. Values
+    /// are stored as given; ``ParallaxScroller`` makes these for you.
     @inlinable public init(offset: CGPoint, contentFrame: CGRect) {
         self.offset = offset
         self.contentFrame = contentFrame
@@ -45,6 +48,7 @@ public struct ParallaxPlacement: Sendable, Hashable {
                                  width: size.width, height: size.height))
     }
 
+    /// Hashes the offset and the content frame, the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(point: offset)
         hasher.combine(rect: contentFrame)

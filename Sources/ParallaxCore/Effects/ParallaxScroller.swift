@@ -7,9 +7,14 @@ import Foundation
 /// content coordinates.
 @frozen
 public struct VisibleItem<ID> {
+    /// What identifies the item: an `ItemIndex` for ParallaxKit's layouts,
+    /// or a cell, a view, any value the caller chooses.
     public var id: ID
+    /// The item's frame, in the scroll view's content coordinates (the
+    /// coordinates the viewport is given in).
     public var frame: CGRect
 
+    /// The item `id`, whose frame is `frame`.
     @inlinable public init(id: ID, frame: CGRect) {
         self.id = id
         self.frame = frame
@@ -19,6 +24,7 @@ public struct VisibleItem<ID> {
 extension VisibleItem: Sendable where ID: Sendable {}
 extension VisibleItem: Equatable where ID: Equatable {}
 extension VisibleItem: Hashable where ID: Hashable {
+    /// Hashes the identifier and the frame, the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(rect: frame)
@@ -52,6 +58,12 @@ public struct ParallaxScroller: Sendable, Hashable {
     /// image needs decoding again). Surfaces wire this to the system setting.
     public var isReduceMotionEnabled: Bool
 
+    /// A scroller applying `effect` along `axis`. The defaults are depth
+    /// parallax of 30 pt (``ParallaxEffect/default``, Ole Begemann's and
+    /// Kurutepe's setting), vertical scrolling, left to right, full intensity
+    /// and motion on; a surface sets ``layoutDirection`` and
+    /// ``isReduceMotionEnabled`` from the system. No value is rejected (see
+    /// ``intensity`` for what a negative or non-finite one does).
     public init(
         effect: ParallaxEffect = .default,
         axis: ScrollAxis = .vertical,

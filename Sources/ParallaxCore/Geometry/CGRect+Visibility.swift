@@ -3,6 +3,8 @@ import CoreGraphics
 #endif
 import Foundation
 
+/// The rectangle tests and interpolation ParallaxKit's layouts and
+/// transitions share.
 extension CGRect {
     /// Whether this rectangle has positive area and shares some of it with
     /// `other`: the one visibility test every layout query in ParallaxKit

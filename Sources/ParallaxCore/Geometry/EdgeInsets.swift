@@ -11,11 +11,19 @@ import Foundation
 /// so themselves.
 @frozen
 public struct EdgeInsets: Sendable, Hashable, Codable {
+    /// The inset at the top edge, in points.
     public var top: CGFloat
+    /// The inset at the left edge, in points (the leading edge only left to right).
     public var left: CGFloat
+    /// The inset at the bottom edge, in points.
     public var bottom: CGFloat
+    /// The inset at the right edge, in points.
     public var right: CGFloat
 
+    /// Insets of the given sizes in points, 0 on every edge not named.
+    /// Values are stored as given (``isFinite`` tells whether they are
+    /// usable); layouts reject negative or non-finite margins when they are
+    /// built.
     @inlinable
     public init(top: CGFloat = 0, left: CGFloat = 0, bottom: CGFloat = 0, right: CGFloat = 0) {
         self.top = top

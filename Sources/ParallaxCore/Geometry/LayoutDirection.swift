@@ -6,6 +6,8 @@ import Foundation
 /// of a scroll view is its right edge: the first item sits on the right and
 /// layered backgrounds start at their right end.
 public enum LayoutDirection: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Left to right: the leading edge is on the left (English, say).
     case leftToRight
+    /// Right to left: the leading edge is on the right (Arabic, Hebrew).
     case rightToLeft
 }

@@ -18,12 +18,19 @@ public struct ScrollViewport: Sendable, Hashable {
     /// The insets around the content (safe area included).
     public var insets: EdgeInsets
 
+    /// A viewport of `size` showing the content from `contentOffset`, with
+    /// `insets` around the content (UIKit's `adjustedContentInset`); offset
+    /// and insets are zero unless given. Values are stored as given;
+    /// ``offsetRange(contentExtent:along:)`` answers `0...0` for non-finite
+    /// ones.
     public init(size: CGSize, contentOffset: CGPoint = .zero, insets: EdgeInsets = .zero) {
         self.size = size
         self.contentOffset = contentOffset
         self.insets = insets
     }
 
+    /// Hashes the size, the content offset and the insets, the values `==`
+    /// compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size: size)
         hasher.combine(point: contentOffset)
@@ -47,6 +54,8 @@ public struct ScrollViewport: Sendable, Hashable {
     }
 }
 
+/// Clamping for ranges of offsets such as
+/// ``ScrollViewport/offsetRange(contentExtent:along:)``'s.
 extension ClosedRange where Bound == CGFloat {
     /// `value` limited to the range; NaN becomes the lower bound.
     @inlinable public func clamp(_ value: CGFloat) -> CGFloat {

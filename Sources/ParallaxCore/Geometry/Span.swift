@@ -16,6 +16,10 @@ public struct Span: Sendable, Hashable {
     /// How long the span is (may be zero).
     public var length: CGFloat
 
+    /// The span that starts at `lowerBound` and is `length` long. Neither is
+    /// checked: a negative or non-finite value is kept as given (``isFinite``
+    /// tells), and parallax gives an item with a non-finite span no
+    /// displacement.
     @inlinable public init(_ lowerBound: CGFloat, _ length: CGFloat) {
         self.lowerBound = lowerBound
         self.length = length

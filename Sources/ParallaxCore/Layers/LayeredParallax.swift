@@ -43,6 +43,11 @@ public struct LayeredParallax: Sendable, Hashable {
     /// A stack with the Cosmos speeds.
     public static let cosmos = LayeredParallax(speeds: cosmosSpeeds)
 
+    /// A stack of layers moving at `speeds`, bottom to top (0 stands still,
+    /// 1 moves with the driver). Speeds are kept as given and read through
+    /// ``effectiveSpeed(ofLayer:)``, which takes a negative or non-finite
+    /// speed as 0; the other settings default to left to right, full
+    /// intensity and motion on.
     public init(
         speeds: [CGFloat],
         layoutDirection: LayoutDirection = .leftToRight,

@@ -15,6 +15,10 @@ public struct SnapGrid: Sendable, Hashable {
     /// The position of the first target.
     public var origin: CGFloat
 
+    /// Targets every `spacing` points from `origin` (0 by default), each
+    /// capturing the offsets within `captureRadius` of it. A spacing that is
+    /// not a positive finite number gives no targets at all, and a negative
+    /// radius captures nothing.
     public init(spacing: CGFloat, captureRadius: CGFloat, origin: CGFloat = 0) {
         self.spacing = spacing
         self.captureRadius = captureRadius

@@ -13,6 +13,9 @@ public struct DecelerationRate: Sendable, Hashable, Codable {
     /// Velocity kept per millisecond, in `0 < rawValue < 1`.
     public var rawValue: CGFloat
 
+    /// A rate keeping `rawValue` of the velocity per millisecond. A value
+    /// outside `0 < rawValue < 1` (or NaN) is stored, but ``decayPerSecond``
+    /// reads it as ``normal``.
     public init(rawValue: CGFloat) { self.rawValue = rawValue }
 
     /// `UIScrollView.DecelerationRate.normal`: 0.998 per ms (time constant 0.5 s).

@@ -13,6 +13,9 @@ public struct RubberBand: Sendable, Hashable {
     /// The stiffness `c`; UIKit's feel is 0.55.
     public var coefficient: CGFloat
 
+    /// A rubber band of stiffness `coefficient` (0.55, UIKit's feel, by
+    /// default). A coefficient that is not a positive finite number shows no
+    /// overscroll at all: the content stops at the end.
     public init(coefficient: CGFloat = 0.55) { self.coefficient = coefficient }
 
     /// The distance shown for a raw overscroll of `overscroll` (either sign)

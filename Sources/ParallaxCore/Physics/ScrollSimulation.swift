@@ -61,6 +61,11 @@ public struct ScrollSimulation: Sendable {
     /// Distances below this (a quarter point) count as arrived.
     public static let restingTolerance: CGFloat = 0.25
 
+    /// A scroll view at rest at `position` (the lower bound when `position`
+    /// is not finite) that can rest anywhere in `bounds`. `viewportExtent`
+    /// scales the rubber band; flings slow down at `decelerationRate`
+    /// (UIKit's normal rate by default) and bounce back at `bounceFrequency`
+    /// per second, which falls back to 12 unless it is positive and finite.
     public init(
         position: CGFloat = 0,
         bounds: ClosedRange<CGFloat>,

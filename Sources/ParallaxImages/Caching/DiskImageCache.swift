@@ -44,8 +44,12 @@ import Foundation
 /// length (4 bytes each), checksum (8 bytes), key bytes (UTF-8: the key and
 /// the picture's fingerprint), then the payload.
 public final class DiskImageCache: Sendable {
+    /// Why a disk cache could not be opened.
     public enum CacheError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The folder cannot be used: it is a file, it cannot be created, or its
+        /// lock file cannot be made. The text says which, and where.
         case unusableDirectory(String)
+        /// A sentence saying why the disk cache cannot be used.
         public var description: String {
             switch self { case .unusableDirectory(let reason): return "the disk cache cannot be used: \(reason)" }
         }

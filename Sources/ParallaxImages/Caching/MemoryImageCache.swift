@@ -17,6 +17,8 @@ public final class MemoryImageCache: Sendable {
         /// The most images held.
         public var countLimit: Int
 
+        /// Limits of `costLimit` bytes of pixels and `countLimit` images (no
+        /// count limit by default); a negative value counts as 0.
         public init(costLimit: Int, countLimit: Int = .max) {
             self.costLimit = max(costLimit, 0)
             self.countLimit = max(countLimit, 0)
@@ -74,6 +76,8 @@ public final class MemoryImageCache: Sendable {
 
     private let state: Locked<State>
 
+    /// An empty cache with `limits` (15 % of physical memory, at most
+    /// 768 MB, by default).
     public init(limits: Limits = .default) {
         state = Locked(State(limits: limits))
     }

@@ -23,6 +23,7 @@ public enum ThumbnailEntryFormat: Sendable, Hashable, CustomStringConvertible {
     /// What ``DiskImageCache`` uses unless told otherwise.
     public static let `default` = ThumbnailEntryFormat.jpeg(quality: 90)
 
+    /// The format's name, as in `JPEG q90`.
     public var description: String {
         switch self {
         case .raw: return "raw RGBA"

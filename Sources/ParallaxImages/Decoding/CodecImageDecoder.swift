@@ -22,15 +22,29 @@ import Foundation
 /// 16-bit samples keep their high byte. docs/decoding.md in the repository
 /// explains the policy, the budget and how both compare with ImageIO.
 public struct CodecImageDecoder: ImageDecoding {
+    /// The limits and choices every decode follows.
     public var options: DecodingOptions
     /// The budget this decoder's decodes reserve their memory in.
     public let memoryBudget: DecodingMemoryBudget
 
+    /// A decoder following `options` (the fast path by default) that
+    /// reserves its decodes' memory in `memoryBudget` (the shared budget
+    /// unless given another).
     public init(options: DecodingOptions = DecodingOptions(), memoryBudget: DecodingMemoryBudget = .shared) {
         self.options = options
         self.memoryBudget = memoryBudget
     }
 
+    /// A thumbnail of `size` from the JPEG or PNG bytes `data`: the header
+    /// read and checked, the rows streamed from the codec into the area
+    /// resampler, cropped to fill or fitted, then turned upright. Runs on the
+    /// calling thread, which may wait there until ``memoryBudget`` has room.
+    ///
+    /// - Throws: ``ImageDecodingError``: `empty` for no bytes,
+    ///   `unsupportedFormat` for anything but JPEG and PNG, `tooLarge` past
+    ///   the pixel limit, `overBudget` past a memory limit, `truncated` for
+    ///   a file shorter than its header needs, and the codec's own
+    ///   `truncated`, `unsupportedVariant`, `outOfMemory` and `corrupt`.
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
         guard !data.isEmpty else { throw .empty }
         guard let format = ImageFormat(sniffing: data) else { throw .unsupportedFormat }

@@ -6,6 +6,8 @@ public struct DecodedThumbnail: Sendable, Hashable {
     public var image: PixelImage
     /// The full picture's displayed size (after EXIF orientation).
     public var sourceWidth: Int
+    /// The full picture's displayed height, in pixels (after EXIF
+    /// orientation).
     public var sourceHeight: Int
     /// How many pixels the codec actually produced (after DCT scaling):
     /// the work the decode cost. They streamed through one row at a time.
@@ -15,6 +17,10 @@ public struct DecodedThumbnail: Sendable, Hashable {
     /// decoder does not say (ImageIO manages its own).
     public var workingBytes: Int
 
+    /// A thumbnail `image` made from a picture shown `sourceWidth ×
+    /// sourceHeight` pixels, with the pixels the codec produced and the most
+    /// memory the decode held (0, the default, when not known). Values are
+    /// stored as given; decoders make these.
     public init(image: PixelImage, sourceWidth: Int, sourceHeight: Int, decodedPixelCount: Int, workingBytes: Int = 0) {
         self.image = image
         self.sourceWidth = sourceWidth
@@ -66,6 +72,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// a file of thousands of tiny scans would only burn time. Default 1,000.
     public var maximumScanCount: Int
 
+    /// Options for every decode. The defaults are the fast path: at most 200
+    /// million pixels, scaled decoding, progressive scans stopped once at most
+    /// one low-order bit is missing, complete files required, replicated
+    /// chroma, 256 MiB per decode and 1,000 scans. Values are stored as
+    /// given; a pixel limit below 1 counts as 1.
     public init(maximumPixelCount: Int = 200_000_000, usesScaledDecoding: Bool = true, progressiveMissingBits: Int? = 1,
                 requiresCompleteFile: Bool = true, usesSmoothUpsampling: Bool = false,
                 maximumDecodeBytes: Int = 256 << 20, maximumScanCount: Int = 1_000) {
@@ -110,6 +121,7 @@ public protocol ImageDecoding: Sendable {
 
 /// The image formats the pipeline recognises by their first bytes.
 public enum ImageFormat: String, Sendable, Hashable {
+    /// JPEG (files starting `FF D8 FF`) and PNG (the 8-byte PNG signature).
     case jpeg, png
 
     /// Whether a JPEG's end-of-image marker (FF D9) is in its last 4 KiB:

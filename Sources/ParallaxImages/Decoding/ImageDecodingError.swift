@@ -23,6 +23,8 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// ``DecodingMemoryBudget``); nothing of that size was allocated.
     case overBudget(needed: Int, budget: Int)
 
+    /// A sentence saying what is wrong with the data, for a log or an error
+    /// tile.
     public var description: String {
         switch self {
         case .empty: return "the image data is empty"

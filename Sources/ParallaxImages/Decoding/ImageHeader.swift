@@ -11,12 +11,17 @@ import Foundation
 /// image data). Reading stops there, so a 40 MB photo costs the few
 /// kilobytes up to its frame header.
 public struct ImageHeader: Sendable, Hashable {
+    /// The file's format.
     public var format: ImageFormat
     /// The size as stored, before orientation.
     public var storedWidth: Int
+    /// The height as stored, in pixels, before orientation.
     public var storedHeight: Int
+    /// The EXIF orientation; `.up` when the file has none, or a malformed one.
     public var orientation: ImageOrientation
 
+    /// A header as given; ``read(from:)`` makes these from a file's first
+    /// bytes.
     public init(format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) {
         self.format = format
         self.storedWidth = storedWidth
@@ -26,6 +31,7 @@ public struct ImageHeader: Sendable, Hashable {
 
     /// The size as shown, after the EXIF orientation turns the picture.
     public var width: Int { orientation.swapsWidthAndHeight ? storedHeight : storedWidth }
+    /// The height as shown, after the EXIF orientation turns the picture.
     public var height: Int { orientation.swapsWidthAndHeight ? storedWidth : storedHeight }
 
     /// The header of the picture that starts with `bytes`, or `nil` if they

@@ -4,12 +4,12 @@ import Foundation
 import ImageIO
 
 /// The Apple-platform decoder: ImageIO's thumbnail path, behind the same
-/// ``ImageDecoding`` protocol as the Linux ``CodecImageDecoder``.
+/// ``ImageDecoding`` protocol as the Linux `CodecImageDecoder`.
 ///
 /// The header is read first (size limit, EXIF orientation, completeness),
 /// then `CGImageSourceCreateThumbnailAtIndex` makes a thumbnail whose longest
 /// side is just large enough for the crop to cover the requested size
-/// (``ThumbnailGeometry/imageIOMaxPixelSize(width:height:size:)``). ImageIO
+/// (`ThumbnailGeometry.imageIOMaxPixelSize(width:height:size:)`). ImageIO
 /// decodes at a reduced scale where the codec can, so a 12-megapixel photo
 /// never exists in memory at full size, and turns the thumbnail upright
 /// itself. The crop is then drawn, with high-quality interpolation, into an
@@ -20,12 +20,25 @@ import ImageIO
 /// counterpart and is ignored; with `usesScaledDecoding` off (reference
 /// decodes) the picture is decoded at full size before resampling.
 public struct ImageIODecoder: ImageDecoding {
+    /// The limits and choices every decode follows (`progressiveMissingBits`
+    /// is ignored).
     public var options: DecodingOptions
 
+    /// A decoder following `options` (the fast path by default).
     public init(options: DecodingOptions = DecodingOptions()) {
         self.options = options
     }
 
+    /// A thumbnail of `size` from `data` in any format ImageIO reads: the
+    /// header checked first (pixel limit, orientation, completeness), then
+    /// ImageIO's thumbnail at a reduced scale, cropped or fitted and drawn
+    /// at the thumbnail's exact pixel size. Runs on the calling thread.
+    ///
+    /// - Throws: ``ImageDecodingError``: `empty` for no bytes,
+    ///   `unsupportedFormat` for data ImageIO does not read, `tooLarge` past
+    ///   the pixel limit, `truncated` for an incomplete file (unless
+    ///   ``DecodingOptions/requiresCompleteFile`` is off), `corrupt` when
+    ///   ImageIO cannot make the thumbnail.
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
         guard !data.isEmpty else { throw .empty }
         let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary

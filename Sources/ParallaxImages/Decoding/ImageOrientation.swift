@@ -3,13 +3,24 @@
 /// instead of rotating millions of pixels; the pipeline applies it to the
 /// small thumbnail, after resampling, where it costs almost nothing.
 public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
+    /// EXIF 1: stored upright; nothing to turn.
     case up = 1
+    /// EXIF 2: mirror the stored pixels left to right.
     case upMirrored = 2
+    /// EXIF 3: turn the stored pixels 180°.
     case down = 3
+    /// EXIF 4: mirror the stored pixels top to bottom.
     case downMirrored = 4
+    /// EXIF 5: mirror the stored pixels across the diagonal from the top-left
+    /// corner (rows become columns).
     case leftMirrored = 5
+    /// EXIF 6: turn the stored pixels 90° clockwise (a phone photo taken
+    /// upright, typically).
     case right = 6
+    /// EXIF 7: mirror the stored pixels across the diagonal from the
+    /// top-right corner.
     case rightMirrored = 7
+    /// EXIF 8: turn the stored pixels 90° counterclockwise.
     case left = 8
 
     /// Whether the displayed image's width is the stored image's height.

@@ -6,7 +6,9 @@
 /// A value type: the pixels are copy-on-write, so handing an image from the
 /// loader to a cell never copies them.
 public struct PixelImage: Sendable, Hashable {
+    /// The width in pixels (0 or more).
     public let width: Int
+    /// The height in pixels (0 or more).
     public let height: Int
     /// `width · height · 4` bytes.
     public internal(set) var pixels: [UInt8]

@@ -1,5 +1,6 @@
 /// A target's claim on one thumbnail: which key, and which bind it was.
 public struct ImageTicket: Sendable, Hashable {
+    /// The thumbnail the target was bound to.
     public let key: ThumbnailKey
     /// Unique per bind: rebinding a target to the same key gets a new one.
     public let generation: UInt64
@@ -21,6 +22,7 @@ public struct ImageBindingTable<Target: Hashable> {
     private var current: [Target: ImageTicket] = [:]
     private var nextGeneration: UInt64 = 0
 
+    /// A table in which no target is bound.
     public init() {}
 
     /// Binds `target` to `key`, superseding whatever it was bound to.

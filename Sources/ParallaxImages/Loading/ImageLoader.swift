@@ -87,6 +87,7 @@ public actor ImageLoader {
     /// Counters for a diagnostics overlay (a HUD) or logs: what the loader
     /// has done so far, and what it is doing now.
     public struct Statistics: Sendable, Hashable {
+        /// Every counter at zero.
         public init() {}
 
         /// Requests answered from the memory cache.

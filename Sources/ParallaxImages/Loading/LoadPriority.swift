@@ -23,8 +23,10 @@ public struct LoadPriority: Sendable, Hashable, Comparable, CustomStringConverti
         /// On screen now, and staying long enough to be shown.
         case visible
 
+        /// Whether `lhs` is less urgent than `rhs`.
         public static func < (lhs: Range, rhs: Range) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// The range's name, as in `landing`.
         public var description: String {
             switch self {
             case .outside: return "outside"
@@ -60,10 +62,14 @@ public struct LoadPriority: Sendable, Hashable, Comparable, CustomStringConverti
     /// ``Range/landing``): such work never waits for a download slot.
     public var isUrgent: Bool { range >= .landing }
 
+    /// Whether `lhs` is less urgent than `rhs`: a lower range, or the same
+    /// range farther away.
     public static func < (lhs: LoadPriority, rhs: LoadPriority) -> Bool {
         lhs.range != rhs.range ? lhs.range < rhs.range : lhs.distance > rhs.distance
     }
 
+    /// The range and the distance, as in `ahead at 420 pt`; the range alone
+    /// at distance 0.
     public var description: String {
         if distance == 0 { return range.description }
         // `distance` can be infinite (or huge), which `Int(_:)` cannot hold.
@@ -78,9 +84,12 @@ public struct LoadPriority: Sendable, Hashable, Comparable, CustomStringConverti
 public struct LoadPlan: Sendable, Hashable {
     /// One thumbnail and its priority.
     public struct Entry: Sendable, Hashable {
+        /// The thumbnail wanted.
         public var key: ThumbnailKey
+        /// How urgently it is wanted.
         public var priority: LoadPriority
 
+        /// `key`, wanted at `priority`.
         public init(key: ThumbnailKey, priority: LoadPriority) {
             self.key = key
             self.priority = priority
@@ -90,6 +99,8 @@ public struct LoadPlan: Sendable, Hashable {
     /// The thumbnails, in any order.
     public var entries: [Entry]
 
+    /// A plan of `entries` (none by default), in any order. A key listed
+    /// more than once is loaded at its most urgent priority.
     public init(entries: [Entry] = []) { self.entries = entries }
 
     /// Adds `key` at `priority`.

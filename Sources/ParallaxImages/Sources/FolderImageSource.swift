@@ -67,6 +67,7 @@ public struct FolderImageSource: ImageSource {
         }
     }
 
+    /// Always `true`: every picture is a file on this device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
 
     /// The header of picture `id` (format, size as shown, orientation),

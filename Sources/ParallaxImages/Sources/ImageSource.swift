@@ -41,6 +41,7 @@ public enum ImageSourceError: Error, Sendable, Hashable, CustomStringConvertible
     /// The request was cancelled.
     case cancelled
 
+    /// A sentence saying what went wrong, for a log or an error tile.
     public var description: String {
         switch self {
         case .notFound(let id): return "no image named \(id)"
@@ -88,10 +89,14 @@ public protocol ImageSource: Sendable {
 }
 
 extension ImageSource {
+    /// No fingerprint: the disk cache is skipped for this source's pictures.
     public func fingerprint(for id: ImageID) async -> String? { nil }
 
+    /// `false`: a fingerprint costs no request.
     public var fingerprintNeedsRequest: Bool { false }
 
+    /// ``data(for:)``'s bytes, with no fingerprint of their own (the one
+    /// asked for earlier stands).
     public func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
         (try await data(for: id), nil)
     }

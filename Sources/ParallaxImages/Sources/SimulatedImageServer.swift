@@ -33,6 +33,10 @@ public actor SimulatedImageServer: ImageSource {
         /// The seed of every random draw.
         public var seed: UInt64
 
+        /// A behaviour. The defaults are RolfHendriks' UICollectionView-Demo's: a
+        /// first download takes 0 to 2 s, nothing fails, no bandwidth limit,
+        /// seed 2015. A failure rate outside 0…1 is clamped into it (not finite:
+        /// 0), and a bandwidth below 1 byte per second counts as 1.
         public init(latency: ClosedRange<Duration> = .zero ... .seconds(2), failureRate: Double = 0,
                     bandwidth: Int? = nil, seed: UInt64 = 2015) {
             self.latency = latency
@@ -48,6 +52,7 @@ public actor SimulatedImageServer: ImageSource {
     private let backing: any ImageSource
     /// Sleeps for a duration on the server's clock.
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// How the server misbehaves now (see ``setBehavior(_:)``).
     public private(set) var behavior: Behavior
     private var downloaded: Set<ImageID> = []
     private var downloadCounts: [ImageID: Int] = [:]
@@ -77,6 +82,7 @@ public actor SimulatedImageServer: ImageSource {
     /// How many downloads are under way.
     public var downloadsInFlight: Int { inFlight }
 
+    /// The backing source's list, fetched once and kept until ``eraseAll()``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         if let catalog { return catalog }
         let fetched = try await backing.imageIDs()
@@ -84,14 +90,19 @@ public actor SimulatedImageServer: ImageSource {
         return fetched
     }
 
+    /// Whether `id` was downloaded since the last ``reloadAll()`` or
+    /// ``eraseAll()``: it is then on the simulated disk.
     public func isStoredLocally(_ id: ImageID) async -> Bool { downloaded.contains(id) }
 
     /// The backing source's fingerprint, at once: the simulated server's
     /// listing carries it, as a manifest would, so it costs no round trip.
     public func fingerprint(for id: ImageID) async -> String? { await backing.fingerprint(for: id) }
 
+    /// The backing source's answer.
     public nonisolated var fingerprintNeedsRequest: Bool { backing.fingerprintNeedsRequest }
 
+    /// The bytes of `id`, delayed and failed as the behaviour says (see
+    /// ``versionedData(for:)``).
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         try await versionedData(for: id).data
     }
