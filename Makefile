@@ -10,7 +10,7 @@ APPS := --package-path Apps
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs
 
-.PHONY: run demo test bench deps build clean media check-apple fuzz
+.PHONY: run demo test bench deps build clean media check-apple fuzz docs
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
@@ -28,21 +28,26 @@ demo: deps
 	$(SWIFT) build $(APPS) --product parallax-demo
 	$$($(SWIFT) build $(APPS) --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
-## Every test: the suite (with the real photos and the decoder's
-## conformance corpus fetched first), then the
-## loader's and the disk cache's concurrency tests again under the thread sanitizer. Tests run
-## one at a time: a few measure time (timeouts, latency), and 2 cores shared
-## with a 200,000-event stress test would make them flaky.
+## Every test: the library's suite (with the real photos and the decoder's
+## conformance corpus fetched first) and the apps' suite, in parallel; the
+## loader's and the disk cache's concurrency tests again under the thread
+## sanitizer; the decoder under libFuzzer for 30 s a side; and the DocC
+## documentation of every library module, with warnings as errors.
 test: deps
 	scripts/fetch-photos.sh
 	scripts/fetch-conformance.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel
+	$(SWIFT) test
 	$(SWIFT) build $(APPS) --build-tests
-	PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" $(SWIFT) test $(APPS) --no-parallel
-	$(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build-tsan \
+	PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" $(SWIFT) test $(APPS)
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
 		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests"
 	scripts/fuzz.sh 30
+	scripts/docs.sh
+
+## The documentation (DocC archives in .build-docs/archives).
+docs: deps
+	scripts/docs.sh
 
 ## The decoder under libFuzzer with sanitizers, the C layer and the Swift
 ## entry point, FUZZ_SECONDS (default 300) each; `make test` runs 30 s each.
