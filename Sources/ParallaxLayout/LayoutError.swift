@@ -14,6 +14,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidLength(name: String, value: Double, minimum: Double, inclusive: Bool)
     /// A count that must be at least `minimum` was not.
     case invalidCount(name: String, value: Int, minimum: Int)
+    /// A count that must lie within `range` did not.
+    case countOutsideRange(name: String, value: Int, range: ClosedRange<Int>)
 
     /// A sentence naming the value, what it must be and what it was, as in
     /// `spacing.width must be a finite number ≥ 0.0, got -8.0`.
@@ -23,6 +25,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(name) must be a finite number \(inclusive ? "≥" : ">") \(minimum), got \(value)"
         case let .invalidCount(name, value, minimum):
             return "\(name) must be at least \(minimum), got \(value)"
+        case let .countOutsideRange(name, value, range):
+            return "\(name) must be within \(range.lowerBound)...\(range.upperBound), got \(value)"
         }
     }
 

@@ -1,0 +1,360 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+
+/// Pinch to change density: the number of columns follows the fingers, as in
+/// the Photos app's grid, while the photo under the fingers stays under them.
+///
+/// The surface builds one layout per column count (a grid with
+/// `.fixed(n)` columns, a quilt with blocks of `width / n`; a one-column
+/// grid is the list) and hands the gesture's scale and focus point to
+/// ``update(scale:focus:)`` on every event. The pinch shows an interpolation
+/// between the layouts of `n` and `n + 1` columns, `n` chosen by the scale:
+/// the focus photo's width follows the fingers (`scale × its width when the
+/// pinch began`), so spreading the fingers moves towards fewer, larger
+/// photos, and one gesture can chain through several counts
+/// (2 → 3 → … → 8). ``end(velocity:)`` settles on the nearer count, or the
+/// one the fingers were heading for, with a short critically damped spring
+/// (``Settling``), or cancels back to where it began.
+///
+/// **The focus invariant.** The photo under the focus point when the pinch
+/// began (or the nearest one) is the *anchor*, and the point of it under the
+/// fingers is kept as a fraction of its frame. At every progress the content
+/// offset is the one that puts that same point of the anchor's interpolated
+/// frame under the current focus point: the photo stays under the fingers,
+/// and follows them when they move. Offsets are not clamped while the
+/// fingers are down (the content may overscroll, as a scroll view's does);
+/// the settle moves the offset into the content's bounds.
+///
+/// **Cost.** Each frame reads the two current layouts only: the anchor's two
+/// frames and the items visible in either layout, with nothing allocated
+/// (``forEachItem(_:)``). A layout is built the first time its column count
+/// is reached and then kept for the rest of the pinch, so chaining costs one
+/// build per new count (closed form and cheap for ``GridLayout``; O(N) for
+/// ``QuiltLayout``, which a surface may build ahead of time).
+///
+/// Bad input never traps: a zero, negative, NaN or infinite scale is
+/// ignored (the state stays as it was), a non-finite focus keeps the last
+/// one, and a focus outside the viewport counts as the nearest point of it.
+public struct DensityPinch<Layout: ItemLayout> {
+    /// The column counts a pinch may reach, fewest first.
+    public let columnRange: ClosedRange<Int>
+    /// The column count the pinch began with.
+    public let initialColumns: Int
+    /// The viewport's size, the same in every layout.
+    public let viewportSize: CGSize
+    /// The item the pinch keeps under the fingers, `nil` for empty content.
+    public let anchor: ItemIndex?
+
+    /// The lower column count of the current pair.
+    public private(set) var columns: Int
+    /// How far the pinch is from `columns` towards `columns + 1`: 0 shows
+    /// the `columns` layout, 1 the next denser one. Beyond the ends of
+    /// ``columnRange`` it runs a little past 0 or 1 with resistance, as a
+    /// scroll view's rubber band does.
+    public private(set) var progress: CGFloat = 0
+    /// The focus point, in the viewport's coordinates.
+    public private(set) var focus: CGPoint
+
+    private let makeLayout: (Int) throws(LayoutError) -> Layout
+    private var layouts: [Int: Layout] = [:]
+    /// The point of the anchor under the fingers, as a fraction of its frame.
+    private let anchorPoint: CGPoint
+    /// The anchor's width (across the axis: its cross extent) when the pinch began.
+    private let anchorExtent: CGFloat
+    /// The tallest item visible when the pinch began, as a multiple of the
+    /// anchor's extent along the axis (at least 1): how far, in anchors, an
+    /// item may sit from where the index order alone would put it (a quilt
+    /// fills holes behind its frontier with later items; a grid never does).
+    private let tallestRatio: CGFloat
+
+    /// Begins a pinch over the layout of `columns` columns seen through
+    /// `viewport`, with the fingers centred on `focus` (viewport
+    /// coordinates). `layout` builds the layout of any column count in
+    /// `columnRange`; it is called for `columns` and its two neighbours now,
+    /// and for other counts when the pinch first reaches them.
+    ///
+    /// A pinch may begin mid-fling: the surface stops its deceleration (a
+    /// scroll view does when a pinch begins) and passes the viewport as it is
+    /// at that moment.
+    ///
+    /// - Throws: ``LayoutError`` when `columnRange` does not contain
+    ///   `columns` or starts below 1, or when `layout` throws.
+    /// - Complexity: three layout builds, then O(log items) to find the anchor.
+    public init(
+        columns: Int, in columnRange: ClosedRange<Int>, viewport: ScrollViewport, focus: CGPoint,
+        layout: @escaping (Int) throws(LayoutError) -> Layout
+    ) throws(LayoutError) {
+        try LayoutError.require(columnRange.lowerBound, "columnRange.lowerBound", atLeast: 1)
+        guard columnRange.contains(columns) else {
+            throw .countOutsideRange(name: "columns", value: columns, range: columnRange)
+        }
+        self.columnRange = columnRange
+        self.initialColumns = columns
+        self.viewportSize = viewport.size
+        self.makeLayout = layout
+        self.columns = columns
+        let size = viewport.size
+        let sanitized = CGPoint(x: focus.x.isFinite ? focus.x : size.width / 2,
+                                y: focus.y.isFinite ? focus.y : size.height / 2)
+        self.focus = Self.clamped(sanitized, to: size)
+        let start = try layout(columns)
+        layouts[columns] = start
+        for neighbour in [columns - 1, columns + 1] where columnRange.contains(neighbour) {
+            layouts[neighbour] = try layout(neighbour)
+        }
+        // The anchor: the item under the focus point, else the nearest visible one.
+        let point = CGPoint(x: viewport.contentOffset.x + self.focus.x, y: viewport.contentOffset.y + self.focus.y)
+        var best: (index: ItemIndex, frame: CGRect, distance: CGFloat)?
+        var tallest: CGFloat = 0
+        start.forEachItem(in: CGRect(origin: viewport.contentOffset, size: size)) { index, frame in
+            tallest = max(tallest, start.axis.main(frame.size))
+            let dx = max(frame.minX - point.x, 0, point.x - frame.maxX)
+            let dy = max(frame.minY - point.y, 0, point.y - frame.maxY)
+            let distance = dx * dx + dy * dy
+            if best == nil || distance < best!.distance { best = (index, frame, distance) }
+        }
+        if best == nil, let first = Self.firstItem(of: start), let frame = start.frame(of: first) {
+            best = (first, frame, 0)
+        }
+        anchor = best?.index
+        if let best {
+            let frame = best.frame
+            anchorPoint = CGPoint(x: frame.width > 0 ? min(max((point.x - frame.minX) / frame.width, 0), 1) : 0.5,
+                                  y: frame.height > 0 ? min(max((point.y - frame.minY) / frame.height, 0), 1) : 0.5)
+            anchorExtent = start.axis.cross(frame.size)
+            let anchorMain = start.axis.main(frame.size)
+            tallestRatio = anchorMain > 0 ? max(tallest / anchorMain, 1) : 1
+        } else {
+            anchorPoint = CGPoint(x: 0.5, y: 0.5)
+            anchorExtent = 0
+            tallestRatio = 1
+        }
+        initialOffset = viewport.contentOffset
+    }
+
+    /// The content offset when the pinch began (used when there is no anchor).
+    private let initialOffset: CGPoint
+
+    // MARK: Driving
+
+    /// Follows the gesture: `scale` is its scale since the pinch began (1 at
+    /// the start, above 1 as the fingers spread), `focus` the point between
+    /// the fingers in viewport coordinates (`nil`: unchanged).
+    ///
+    /// - Throws: ``LayoutError`` when building a newly reached column
+    ///   count's layout fails; the state is then unchanged.
+    /// - Complexity: O(1) per frame, plus one layout build per column count
+    ///   reached for the first time.
+    public mutating func update(scale: CGFloat, focus: CGPoint? = nil) throws(LayoutError) {
+        if let focus, focus.x.isFinite, focus.y.isFinite { self.focus = Self.clamped(focus, to: viewportSize) }
+        guard scale.isFinite, scale > 0, anchor != nil, anchorExtent > 0 else { return }
+        let target = anchorExtent * scale
+        let lowest = columnRange.lowerBound, highest = columnRange.upperBound
+        guard highest > lowest else {
+            // A single count: nothing to change between, only the rubber band.
+            let excess = (target - anchorExtent) / anchorExtent
+            progress = excess > 0 ? -Self.resisted(excess) : Self.resisted(-excess)
+            return
+        }
+        // Walk to the pair (n, n + 1) whose anchor widths bracket the target
+        // width; past either end, the end pair.
+        var n = min(columns, highest - 1)
+        while n > lowest {
+            if try target > extent(columns: n) { n -= 1 } else { break }
+        }
+        while n + 1 < highest {
+            if try target < extent(columns: n + 1) { n += 1 } else { break }
+        }
+        let wide = try extent(columns: n)
+        let narrow = try extent(columns: n + 1)
+        columns = n
+        let span = wide - narrow
+        let raw = span > 0 ? (wide - target) / span : 0
+        progress = raw < 0 ? -Self.resisted(-raw) : raw > 1 ? 1 + Self.resisted(raw - 1) : raw
+    }
+
+    /// A rubber band for progress past either end: about a third of the
+    /// excess, and never more than half a step.
+    private static func resisted(_ excess: CGFloat) -> CGFloat {
+        guard excess > 0 else { return 0 }
+        return 0.5 * (1 - 1 / (excess * 0.66 + 1))
+    }
+
+    /// Ends the pinch: where to settle, and how. With the fingers still
+    /// (`velocity` 0, in progress per second towards denser) it settles on
+    /// the nearer count; a quick pinch settles on the count it was heading
+    /// for. `cancel` returns to the count the pinch began with.
+    ///
+    /// - Complexity: O(1).
+    public func end(velocity: CGFloat = 0, cancel: Bool = false) -> Settling {
+        let v = velocity.isFinite ? velocity : 0
+        let clamped = min(max(progress, 0), 1)
+        var target: CGFloat
+        if cancel {
+            target = initialColumns == columns ? 0 : 1
+        } else {
+            // Where the progress would be a moment (0.15 s) later at this speed.
+            target = clamped + v * 0.15 >= 0.5 ? 1 : 0
+        }
+        if columns + 1 > columnRange.upperBound { target = 0 }
+        let targetColumns = target == 1 ? columns + 1 : columns
+        return Settling(from: progress, to: target, velocity: v, columns: targetColumns)
+    }
+
+    /// How a pinch settles once the fingers lift.
+    public typealias Settling = PinchSettling
+
+    // MARK: Reading
+
+    /// The layout of the current pair's lower count (progress 0).
+    public var sourceLayout: Layout { layouts[columns]! }
+    /// The layout of the current pair's upper count (progress 1), or the
+    /// source again when the range has a single count.
+    public var destinationLayout: Layout { layouts[min(columns + 1, columnRange.upperBound)] ?? sourceLayout }
+
+    /// The layout of `columns`, if the pinch has built it.
+    public func builtLayout(columns: Int) -> Layout? { layouts[columns] }
+
+    /// The content offset that keeps the anchor under the focus point at the
+    /// current progress (or at `progress`, for the settle).
+    public func contentOffset(at progress: CGFloat? = nil) -> CGPoint {
+        let p = Self.fraction(progress ?? self.progress)
+        guard let anchor, let from = sourceLayout.frame(of: anchor), let to = destinationLayout.frame(of: anchor) else {
+            return initialOffset
+        }
+        let frame = from.interpolated(to: to, fraction: p)
+        return CGPoint(x: frame.minX + anchorPoint.x * frame.width - focus.x,
+                       y: frame.minY + anchorPoint.y * frame.height - focus.y)
+    }
+
+    /// The content size at the current progress (or at `progress`).
+    public func contentSize(at progress: CGFloat? = nil) -> CGSize {
+        let p = Self.fraction(progress ?? self.progress)
+        let a = sourceLayout.contentSize, b = destinationLayout.contentSize
+        return CGSize(width: a.width + (b.width - a.width) * p, height: a.height + (b.height - a.height) * p)
+    }
+
+    /// The offset a settle ends at: the anchor under the focus point in
+    /// `columns`' layout, moved into the content's bounds (along the axis;
+    /// across it, back to the content's edge, so the grid rests square).
+    public func restingOffset(for settling: Settling) -> CGPoint {
+        let unclamped = contentOffset(at: settling.target)
+        let size = contentSize(at: settling.target)
+        let axis = sourceLayout.axis
+        let main = min(max(axis.main(unclamped), 0), max(axis.main(size) - axis.main(viewportSize), 0))
+        let cross = min(max(axis.cross(unclamped), 0), max(axis.cross(size) - axis.cross(viewportSize), 0))
+        return axis.point(main: main, cross: cross)
+    }
+
+    /// The content offset `time` seconds into `settling`: the focus
+    /// invariant's offset at the spring's progress, carried into the
+    /// content's bounds as the spring completes.
+    public func contentOffset(settling: Settling, at time: TimeInterval) -> CGPoint {
+        let p = settling.progress(at: time)
+        let free = contentOffset(at: p)
+        let correction = restingOffset(for: settling) - contentOffset(at: settling.target)
+        let c = settling.completion(at: time)
+        return CGPoint(x: free.x + correction.x * c, y: free.y + correction.y * c)
+    }
+
+    /// The frame of `index` at the current progress (or at `progress`), in
+    /// content coordinates, or `nil` if neither layout has it.
+    public func frame(of index: ItemIndex, at progress: CGFloat? = nil) -> CGRect? {
+        let p = Self.fraction(progress ?? self.progress)
+        switch (sourceLayout.frame(of: index), destinationLayout.frame(of: index)) {
+        case let (from?, to?): return from.interpolated(to: to, fraction: p)
+        case let (from?, nil): return from
+        case let (nil, to?): return to
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Calls `body` once for every item visible through the viewport at the
+    /// current progress (or at `progress`), with its frame in content
+    /// coordinates at that progress and the viewport's content offset
+    /// (``contentOffset(at:)``): first the items of the source layout, then
+    /// the destination's others.
+    ///
+    /// Every frame moves linearly with progress, and so does the offset, so
+    /// an item visible at some progress lies, along the axis, within the
+    /// viewport of one end: one whose frame is before the viewport at both
+    /// ends stays before it in between. (A grid keeps index order along the
+    /// axis and the anchor is in view at both ends, so an item cannot jump
+    /// from before the viewport to after it; a quilt fills holes with later
+    /// items, so its bands are widened by twice the tallest item.) Across the
+    /// axis the whole width is read, since rows rewrap. A quilt item in view
+    /// at neither end, one that fills a hole far from where it was, is left
+    /// out while it crosses: drawn, it would only streak across the screen.
+    ///
+    /// - Complexity: O(items visible in either layout), nothing allocated.
+    public func forEachItem(at progress: CGFloat? = nil, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        let p = Self.fraction(progress ?? self.progress)
+        let source = sourceLayout, destination = destinationLayout
+        let offset = contentOffset(at: p)
+        let viewport = CGRect(origin: offset, size: viewportSize)
+        let axis = source.axis
+        var anchorMain: CGFloat = 0
+        if let anchor {
+            anchorMain = max(source.frame(of: anchor).map { axis.main($0.size) } ?? 0,
+                             destination.frame(of: anchor).map { axis.main($0.size) } ?? 0)
+        }
+        // The band of each end's viewport along the axis, across the whole
+        // content: the offset moves sideways to keep the anchor under the
+        // fingers, so items can slide into view from either side.
+        let slack = 2 * tallestRatio * anchorMain
+        func band(_ layout: Layout, at end: CGFloat) -> CGRect {
+            let start = axis.main(contentOffset(at: end)) - slack
+            let cross = max(axis.cross(layout.contentSize), axis.cross(viewportSize)) + 2 * abs(axis.cross(offset))
+            return axis.rect(main: Span(start, axis.main(viewportSize) + 2 * slack),
+                             cross: Span(-abs(axis.cross(offset)) - axis.cross(viewportSize), cross + 2 * axis.cross(viewportSize)))
+        }
+        let sourceRect = band(source, at: 0)
+        let destinationRect = band(destination, at: 1)
+        try source.forEachItem(in: sourceRect) { index, from in
+            let frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
+            if frame.isVisible(in: viewport) { try body(index, frame) }
+        }
+        try destination.forEachItem(in: destinationRect) { index, to in
+            if let from = source.frame(of: index) {
+                guard !from.isVisible(in: sourceRect) else { return }       // reported above
+                let frame = from.interpolated(to: to, fraction: p)
+                if frame.isVisible(in: viewport) { try body(index, frame) }
+            } else if to.isVisible(in: viewport) {
+                try body(index, to)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The anchor's cross extent in the layout of `columns`, building it if needed.
+    private mutating func extent(columns: Int) throws(LayoutError) -> CGFloat {
+        let layout: Layout
+        if let built = layouts[columns] {
+            layout = built
+        } else {
+            layout = try makeLayout(columns)
+            layouts[columns] = layout
+        }
+        guard let anchor, let frame = layout.frame(of: anchor) else { return 0 }
+        return layout.axis.cross(frame.size)
+    }
+
+    private static func fraction(_ progress: CGFloat) -> CGFloat { progress.isFinite ? progress : 0 }
+
+    private static func clamped(_ point: CGPoint, to size: CGSize) -> CGPoint {
+        CGPoint(x: min(max(point.x, 0), max(size.width, 0)), y: min(max(point.y, 0), max(size.height, 0)))
+    }
+
+    private static func firstItem(of layout: Layout) -> ItemIndex? {
+        for section in 0..<layout.numberOfSections where layout.numberOfItems(inSection: section) > 0 {
+            return ItemIndex(item: 0, section: section)
+        }
+        return nil
+    }
+}
+
+private func - (lhs: CGPoint, rhs: CGPoint) -> CGPoint { CGPoint(x: lhs.x - rhs.x, y: lhs.y - rhs.y) }

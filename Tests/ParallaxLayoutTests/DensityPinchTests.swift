@@ -1,0 +1,275 @@
+import Foundation
+import Testing
+@testable import ParallaxCore
+@testable import ParallaxLayout
+
+/// A grid of exactly `n` columns over `count` items, RolfHendriks' grid
+/// spacing, in a container `width` wide.
+func pinchGrid(_ n: Int, count: Int, width: CGFloat) throws(LayoutError) -> GridLayout {
+    var configuration = GridConfiguration.grid
+    configuration.columns = .fixed(n)
+    return try GridLayout(configuration: configuration, itemCount: count, containerSize: CGSize(width: width, height: 800))
+}
+
+/// A quilt of `n` square block columns (the block a hair under `width / n`
+/// so rounding never loses a column).
+func pinchQuilt(_ n: Int, spans: [QuiltSpan], width: CGFloat) throws(LayoutError) -> QuiltLayout {
+    let side = (width / CGFloat(n) * 100).rounded(.down) / 100
+    let configuration = QuiltConfiguration(blockSize: CGSize(width: side, height: side),
+                                           itemInsets: EdgeInsets(all: 1))
+    return try QuiltLayout(configuration: configuration, spans: spans, containerSize: CGSize(width: width, height: 800))
+}
+
+/// Where `point` (viewport coordinates) falls inside `frame` (content
+/// coordinates) seen at `offset`, as a fraction of the frame.
+func relativePoint(_ point: CGPoint, in frame: CGRect, offset: CGPoint) -> CGPoint {
+    CGPoint(x: (point.x + offset.x - frame.minX) / frame.width, y: (point.y + offset.y - frame.minY) / frame.height)
+}
+
+@Suite("Pinch to change density")
+struct DensityPinchTests {
+    /// Over thousands of random grids and quilts, viewports (some mid-fling,
+    /// past the content's ends), focus points and scales: the point of the
+    /// anchor photo that was under the fingers stays exactly under them, and
+    /// the items reported are exactly the ones visible.
+    @Test(arguments: [false, true])
+    func thePhotoUnderTheFingersStaysUnderThem(quilt: Bool) throws {
+        var rng = SplitMix64(seed: quilt ? 0x9117 : 0x6121)
+        var checkedStates = 0, visibleTotal = 0, reportedTotal = 0
+        for _ in 0..<(quilt ? 120 : 300) {
+            let width = CGFloat.random(in: 240...1300, using: &rng)
+            let height = CGFloat.random(in: 300...1000, using: &rng)
+            let count = Int.random(in: 1...(quilt ? 300 : 600), using: &rng)
+            let lowest = Int.random(in: 1...3, using: &rng)
+            let range = lowest...Int.random(in: (lowest + 1)...9, using: &rng)
+            let start = Int.random(in: range, using: &rng)
+            let spans = (0..<count).map { _ in
+                [QuiltSpan(width: 1, height: 1), QuiltSpan(width: 2, height: 1), QuiltSpan(width: 1, height: 2),
+                 QuiltSpan(width: 2, height: 2)][Int.random(in: 0..<4, using: &rng)]
+            }
+            let make: (Int) throws(LayoutError) -> AnyPinchLayout = { n throws(LayoutError) in
+                quilt ? AnyPinchLayout(try pinchQuilt(n, spans: spans, width: width))
+                      : AnyPinchLayout(try pinchGrid(n, count: count, width: width))
+            }
+            let first = try make(start)
+            // Anywhere in the content, or a little past either end (a fling's overscroll).
+            let extent = max(first.contentSize.height - height, 0)
+            let offset = CGPoint(x: 0, y: CGFloat.random(in: -80...(extent + 80), using: &rng))
+            let focus = CGPoint(x: .random(in: 0...width, using: &rng), y: .random(in: 0...height, using: &rng))
+            let viewport = ScrollViewport(size: CGSize(width: width, height: height), contentOffset: offset)
+            var pinch = try DensityPinch(columns: start, in: range, viewport: viewport, focus: focus, layout: make)
+            let anchor = try #require(pinch.anchor)
+            let anchorFrame = try #require(first.frame(of: anchor))
+            let held = relativePoint(focus, in: anchorFrame, offset: offset)
+            let onPhoto = anchorFrame.contains(CGPoint(x: focus.x + offset.x, y: focus.y + offset.y))
+
+            for _ in 0..<8 {
+                let scale = CGFloat(exp(Double.random(in: -2.2...2.2, using: &rng)))
+                let moved = Bool.random(using: &rng)
+                    ? CGPoint(x: .random(in: 0...width, using: &rng), y: .random(in: 0...height, using: &rng)) : nil
+                try pinch.update(scale: scale, focus: moved)
+                #expect(range.contains(pinch.columns) && (pinch.columns < range.upperBound))
+                #expect(pinch.progress > -0.5 && pinch.progress < 1.5)
+                let offsetNow = pinch.contentOffset()
+                let frame = try #require(pinch.frame(of: anchor))
+                let now = relativePoint(pinch.focus, in: frame, offset: offsetNow)
+                if onPhoto {
+                    #expect(abs(now.x - held.x) < 1e-6 && abs(now.y - held.y) < 1e-6,
+                            "anchor point moved: \(held) → \(now) at \(pinch.columns)+\(pinch.progress)")
+                }
+                // Off the photo (a gap, a margin), the anchor's nearest point is held instead.
+                #expect(now.x >= -1e-6 && now.x <= 1 + 1e-6 && now.y >= -1e-6 && now.y <= 1 + 1e-6)
+
+                // The visible items, each once, with their interpolated frames. A quilt item may be
+                // in view at neither end (it fills a hole far from where it was): such an item may be
+                // left out while it crosses, and only such an item; a grid has none.
+                if count <= 300 {
+                    let visible = CGRect(origin: offsetNow, size: viewport.size)
+                    let ends = [pinch.contentOffset(at: 0), pinch.contentOffset(at: 1)]
+                    var reported: [ItemIndex: CGRect] = [:]
+                    pinch.forEachItem { index, frame in
+                        #expect(reported[index] == nil, "\(index) reported twice")
+                        reported[index] = frame
+                    }
+                    var required = Set<ItemIndex>(), allowed = Set<ItemIndex>()
+                    for item in 0..<count {
+                        let index = ItemIndex(item: item)
+                        guard let frame = pinch.frame(of: index), frame.isVisible(in: visible) else { continue }
+                        allowed.insert(index)
+                        let inAnEndsView = zip([pinch.sourceLayout, pinch.destinationLayout], ends).contains { layout, end in
+                            guard let at = layout.frame(of: index) else { return false }
+                            return at.maxY > end.y && at.minY < end.y + height
+                        }
+                        if inAnEndsView || !quilt { required.insert(index) }
+                    }
+                    #expect(Set(reported.keys).isSubset(of: allowed), "reported invisible \(Set(reported.keys).subtracting(allowed).sorted().prefix(5))")
+                    #expect(required.isSubset(of: reported.keys), "missing \(required.subtracting(reported.keys).sorted().prefix(5))")
+                    for (index, frame) in reported { #expect(frame == pinch.frame(of: index)) }
+                    visibleTotal += allowed.count
+                    reportedTotal += reported.count
+                }
+                checkedStates += 1
+            }
+        }
+        #expect(checkedStates >= 900)
+        // Items that cross the whole viewport mid-pinch are rare: nearly every visible item is drawn.
+        #expect(Double(reportedTotal) >= 0.97 * Double(visibleTotal), "\(reportedTotal) of \(visibleTotal) drawn")
+    }
+
+    @Test func oneGestureChainsFromTwoColumnsToEight() throws {
+        var builds: [Int] = []
+        let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
+            builds.append(n)
+            return try pinchGrid(n, count: 10_000, width: 390)
+        }
+        let viewport = ScrollViewport(size: CGSize(width: 390, height: 844), contentOffset: CGPoint(x: 0, y: 20_000))
+        var pinch = try DensityPinch(columns: 2, in: 1...8, viewport: viewport, focus: CGPoint(x: 200, y: 400), layout: make)
+        #expect(builds.sorted() == [1, 2, 3], "the start and its neighbours, built up front")
+        var seen: [Int] = []
+        var scale: CGFloat = 1
+        while scale > 0.12 {
+            scale *= 0.97
+            try pinch.update(scale: scale)
+            if seen.last != pinch.columns { seen.append(pinch.columns) }
+        }
+        #expect(seen == [2, 3, 4, 5, 6, 7])
+        #expect(pinch.progress > 1, "past eight columns: the rubber band")
+        #expect(pinch.progress < 1.5)
+        #expect(builds.sorted() == Array(1...8), "each count built once")
+        // Back out again in the same gesture, to the one-column list.
+        while scale < 6 {
+            scale *= 1.03
+            try pinch.update(scale: scale)
+        }
+        #expect(pinch.columns == 1 && pinch.progress < 0)
+        #expect(builds.count == 8, "nothing rebuilt on the way back")
+    }
+
+    @Test func releasingSettlesOnTheNearerCountOrTheOneTheFingersWereHeadingFor() throws {
+        let viewport = ScrollViewport(size: CGSize(width: 390, height: 844), contentOffset: CGPoint(x: 0, y: 1_000))
+        var pinch = try DensityPinch(columns: 3, in: 1...6, viewport: viewport, focus: CGPoint(x: 100, y: 300)) {
+            n throws(LayoutError) in try pinchGrid(n, count: 500, width: 390)
+        }
+        let a = try #require(pinch.anchor)
+        let wide = try #require(pinch.sourceLayout.frame(of: a)).width
+        let narrow = try #require(pinch.destinationLayout.frame(of: a)).width
+        // 70 % of the way from three columns to four.
+        try pinch.update(scale: (wide - 0.7 * (wide - narrow)) / wide)
+        #expect(pinch.columns == 3 && abs(pinch.progress - 0.7) < 1e-9)
+        let commit = pinch.end()
+        #expect(commit.target == 1 && commit.columns == 4)
+        // The same place, but the fingers were spreading fast: back to three.
+        let back = pinch.end(velocity: -3)
+        #expect(back.target == 0 && back.columns == 3)
+        let cancel = pinch.end(cancel: true)
+        #expect(cancel.target == 0 && cancel.columns == 3)
+
+        // The spring: from where the fingers left, to rest in about 0.3 s, no jump at the start.
+        #expect(abs(commit.progress(at: 0) - 0.7) < 1e-9)
+        #expect(abs(commit.progress(at: 0.001) - 0.7) < 0.01)
+        #expect(!commit.isFinished(at: 0.1) && commit.isFinished(at: 0.6))
+        var previous = commit.progress(at: 0)
+        for step in 1...60 {
+            let p = commit.progress(at: Double(step) / 120)
+            #expect(p >= previous - 1e-12 && p <= 1 + 1e-9, "critically damped: no overshoot")
+            previous = p
+        }
+        // At rest: the offset inside the content, and the anchor where the focus invariant put it.
+        let rest = pinch.restingOffset(for: commit)
+        let size = pinch.contentSize(at: 1)
+        #expect(rest.y >= 0 && rest.y <= max(size.height - 844, 0))
+        let end = pinch.contentOffset(settling: commit, at: 5)
+        #expect(abs(end.y - rest.y) < 1e-6 && abs(end.x - rest.x) < 1e-6)
+        let lifted = pinch.contentOffset(settling: commit, at: 0), fingers = pinch.contentOffset()
+        #expect(abs(lifted.x - fingers.x) < 1e-9 && abs(lifted.y - fingers.y) < 1e-9, "no jump when the fingers lift")
+    }
+
+    @Test func aPinchThatBeginsMidFlingKeepsThePhotoUnderTheFingers() throws {
+        // Between two row positions, and 60 pt past the top (the fling's rubber band).
+        for y: CGFloat in [1_234.5, -60] {
+            let viewport = ScrollViewport(size: CGSize(width: 414, height: 896), contentOffset: CGPoint(x: 0, y: y))
+            let focus = CGPoint(x: 300, y: 120)
+            var pinch = try DensityPinch(columns: 4, in: 1...8, viewport: viewport, focus: focus) {
+                n throws(LayoutError) in try pinchGrid(n, count: 2_000, width: 414)
+            }
+            let a = try #require(pinch.anchor)
+            let before = try #require(pinch.sourceLayout.frame(of: a))
+            #expect(before.contains(CGPoint(x: focus.x, y: focus.y + y)))
+            try pinch.update(scale: 1.6)
+            let frame = try #require(pinch.frame(of: a))
+            #expect(frame.contains(CGPoint(x: focus.x + pinch.contentOffset().x, y: focus.y + pinch.contentOffset().y)))
+        }
+    }
+
+    @Test func badInputIsIgnoredOrRefusedNeverTrapped() throws {
+        let viewport = ScrollViewport(size: CGSize(width: 390, height: 844), contentOffset: CGPoint(x: 0, y: 500))
+        let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in try pinchGrid(n, count: 300, width: 390) }
+        var pinch = try DensityPinch(columns: 3, in: 2...5, viewport: viewport, focus: CGPoint(x: 10, y: 10), layout: make)
+        try pinch.update(scale: 1.2)
+        let state = (pinch.columns, pinch.progress, pinch.contentOffset())
+        for scale: CGFloat in [0, -1, .nan, .infinity, -.infinity] {
+            try pinch.update(scale: scale)
+            #expect(pinch.columns == state.0 && pinch.progress == state.1 && pinch.contentOffset() == state.2, "\(scale)")
+        }
+        try pinch.update(scale: 1.2, focus: CGPoint(x: CGFloat.nan, y: 3))
+        #expect(pinch.focus == CGPoint(x: 10, y: 10))
+        // A focus outside the viewport (or the content) counts as the nearest point of the viewport.
+        try pinch.update(scale: 1.2, focus: CGPoint(x: -500, y: 10_000))
+        #expect(pinch.focus == CGPoint(x: 0, y: 844))
+        let outside = try DensityPinch(columns: 3, in: 2...5, viewport: viewport, focus: CGPoint(x: 9_999, y: -9_999), layout: make)
+        #expect(outside.focus == CGPoint(x: 390, y: 0) && outside.anchor != nil)
+        // NaN progress reads as 0; settling with a NaN velocity is the still release.
+        #expect(pinch.contentOffset(at: .nan) == pinch.contentOffset(at: 0))
+        #expect(pinch.end(velocity: .nan) == pinch.end(velocity: 0))
+        // A column count outside the range, or a range below one column, is refused.
+        #expect(throws: LayoutError.countOutsideRange(name: "columns", value: 9, range: 2...5)) {
+            try DensityPinch(columns: 9, in: 2...5, viewport: viewport, focus: .zero, layout: make)
+        }
+        #expect(throws: LayoutError.invalidCount(name: "columnRange.lowerBound", value: 0, minimum: 1)) {
+            try DensityPinch(columns: 1, in: 0...5, viewport: viewport, focus: .zero, layout: make)
+        }
+        // A layout that cannot be built is the caller's error, passed on.
+        #expect(throws: LayoutError.self) {
+            try DensityPinch(columns: 1, in: 1...3, viewport: viewport, focus: .zero) { n throws(LayoutError) in
+                var bad = GridConfiguration.grid
+                bad.spacing = CGSize(width: -1, height: 0)
+                return try GridLayout(configuration: bad, itemCount: 10, containerSize: CGSize(width: 390, height: 800))
+            }
+        }
+        // Nothing to show: no anchor, nothing moves, nothing is reported.
+        var empty = try DensityPinch(columns: 2, in: 1...4, viewport: viewport, focus: CGPoint(x: 5, y: 5)) {
+            n throws(LayoutError) in try pinchGrid(n, count: 0, width: 390)
+        }
+        try empty.update(scale: 3)
+        #expect(empty.anchor == nil && empty.progress == 0 && empty.contentOffset() == viewport.contentOffset)
+        var reported = 0
+        empty.forEachItem { _, _ in reported += 1 }
+        #expect(reported == 0)
+        // A single count: only the rubber band.
+        var single = try DensityPinch(columns: 3, in: 3...3, viewport: viewport, focus: CGPoint(x: 100, y: 100), layout: make)
+        try single.update(scale: 2)
+        #expect(single.columns == 3 && single.progress < 0 && single.progress > -0.5)
+        #expect(single.end().columns == 3 && single.end().target == 0)
+    }
+}
+
+/// Grids and quilts behind one type, so one random test drives both.
+struct AnyPinchLayout: ItemLayout {
+    let base: any ItemLayout
+    init(_ base: any ItemLayout) { self.base = base }
+    var axis: ScrollAxis { base.axis }
+    var isMainAxisMirrored: Bool { base.isMainAxisMirrored }
+    var contentSize: CGSize { base.contentSize }
+    var numberOfSections: Int { base.numberOfSections }
+    func numberOfItems(inSection section: Int) -> Int { base.numberOfItems(inSection: section) }
+    func frame(of index: ItemIndex) -> CGRect? { base.frame(of: index) }
+    func headerFrame(ofSection section: Int) -> CGRect? { base.headerFrame(ofSection: section) }
+    func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        // An existential cannot rethrow through its opened type: collect, then call.
+        var items: [(ItemIndex, CGRect)] = []
+        base.forEachItem(in: rect) { items.append(($0, $1)) }
+        for (index, frame) in items { try body(index, frame) }
+    }
+    func restingPosition(showing index: ItemIndex) -> CGFloat? { base.restingPosition(showing: index) }
+    func restingPosition(nearest position: CGFloat) -> CGFloat? { base.restingPosition(nearest: position) }
+}
