@@ -53,22 +53,33 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// How far the pinch is from `columns` towards `columns + 1`: 0 shows
     /// the `columns` layout, 1 the next denser one. Beyond the ends of
     /// ``columnRange`` it runs a little past 0 or 1 with resistance, as a
-    /// scroll view's rubber band does.
+    /// scroll view's rubber band does, and the photos shrink or grow a
+    /// little about the focus point (at most 10 %).
     public private(set) var progress: CGFloat = 0
     /// The focus point, in the viewport's coordinates.
     public private(set) var focus: CGPoint
 
     private let makeLayout: (Int) throws(LayoutError) -> Layout
-    private var layouts: [Int: Layout] = [:]
+    /// The layouts built so far, by column count minus the range's lowest.
+    private var layouts: [Layout?]
+    /// The anchor's frame in each of them.
+    private var anchorFrames: [CGRect?]
+    /// The current pair, kept out of the arrays so a frame reads them directly.
+    public private(set) var sourceLayout: Layout
+    /// The layout of the current pair's upper count (progress 1), or the
+    /// source again when the range has a single count.
+    public private(set) var destinationLayout: Layout
+    @usableFromInline var sourceAnchor: CGRect = .zero
+    @usableFromInline var destinationAnchor: CGRect = .zero
     /// The point of the anchor under the fingers, as a fraction of its frame.
-    private let anchorPoint: CGPoint
+    @usableFromInline let anchorPoint: CGPoint
     /// The anchor's width (across the axis: its cross extent) when the pinch began.
     private let anchorExtent: CGFloat
     /// The tallest item visible when the pinch began, as a multiple of the
     /// anchor's extent along the axis (at least 1): how far, in anchors, an
     /// item may sit from where the index order alone would put it (a quilt
     /// fills holes behind its frontier with later items; a grid never does).
-    private let tallestRatio: CGFloat
+    @usableFromInline let tallestRatio: CGFloat
 
     /// Begins a pinch over the layout of `columns` columns seen through
     /// `viewport`, with the fingers centred on `focus` (viewport
@@ -101,9 +112,14 @@ public struct DensityPinch<Layout: ItemLayout> {
                                 y: focus.y.isFinite ? focus.y : size.height / 2)
         self.focus = Self.clamped(sanitized, to: size)
         let start = try layout(columns)
-        layouts[columns] = start
+        let counts = columnRange.count
+        layouts = Array(repeating: nil, count: counts)
+        anchorFrames = Array(repeating: nil, count: counts)
+        layouts[columns - columnRange.lowerBound] = start
+        sourceLayout = start
+        destinationLayout = start
         for neighbour in [columns - 1, columns + 1] where columnRange.contains(neighbour) {
-            layouts[neighbour] = try layout(neighbour)
+            layouts[neighbour - columnRange.lowerBound] = try layout(neighbour)
         }
         // The anchor: the item under the focus point, else the nearest visible one.
         let point = CGPoint(x: viewport.contentOffset.x + self.focus.x, y: viewport.contentOffset.y + self.focus.y)
@@ -133,10 +149,12 @@ public struct DensityPinch<Layout: ItemLayout> {
             tallestRatio = 1
         }
         initialOffset = viewport.contentOffset
+        for count in columnRange where layouts[count - columnRange.lowerBound] != nil { _ = try extent(columns: count) }
+        try select(columns: columns)
     }
 
     /// The content offset when the pinch began (used when there is no anchor).
-    private let initialOffset: CGPoint
+    @usableFromInline let initialOffset: CGPoint
 
     // MARK: Driving
 
@@ -170,7 +188,7 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         let wide = try extent(columns: n)
         let narrow = try extent(columns: n + 1)
-        columns = n
+        if n != columns { try select(columns: n) }
         let span = wide - narrow
         let raw = span > 0 ? (wide - target) / span : 0
         progress = raw < 0 ? -Self.resisted(-raw) : raw > 1 ? 1 + Self.resisted(raw - 1) : raw
@@ -209,32 +227,41 @@ public struct DensityPinch<Layout: ItemLayout> {
 
     // MARK: Reading
 
-    /// The layout of the current pair's lower count (progress 0).
-    public var sourceLayout: Layout { layouts[columns]! }
-    /// The layout of the current pair's upper count (progress 1), or the
-    /// source again when the range has a single count.
-    public var destinationLayout: Layout { layouts[min(columns + 1, columnRange.upperBound)] ?? sourceLayout }
-
     /// The layout of `columns`, if the pinch has built it.
-    public func builtLayout(columns: Int) -> Layout? { layouts[columns] }
+    public func builtLayout(columns: Int) -> Layout? {
+        columnRange.contains(columns) ? layouts[columns - columnRange.lowerBound] : nil
+    }
 
     /// The content offset that keeps the anchor under the focus point at the
     /// current progress (or at `progress`, for the settle).
+    @inlinable
     public func contentOffset(at progress: CGFloat? = nil) -> CGPoint {
-        let p = Self.fraction(progress ?? self.progress)
-        guard let anchor, let from = sourceLayout.frame(of: anchor), let to = destinationLayout.frame(of: anchor) else {
-            return initialOffset
-        }
-        let frame = from.interpolated(to: to, fraction: p)
+        let p = shape(progress ?? self.progress).fraction
+        guard anchor != nil else { return initialOffset }
+        let frame = sourceAnchor.interpolated(to: destinationAnchor, fraction: p)
         return CGPoint(x: frame.minX + anchorPoint.x * frame.width - focus.x,
                        y: frame.minY + anchorPoint.y * frame.height - focus.y)
     }
 
     /// The content size at the current progress (or at `progress`).
     public func contentSize(at progress: CGFloat? = nil) -> CGSize {
-        let p = Self.fraction(progress ?? self.progress)
+        let p = shape(progress ?? self.progress).fraction
         let a = sourceLayout.contentSize, b = destinationLayout.contentSize
         return CGSize(width: a.width + (b.width - a.width) * p, height: a.height + (b.height - a.height) * p)
+    }
+
+    /// How much the photos shrink (past the densest count) or grow (past the
+    /// sparsest) per step of progress beyond the range: the rubber band is a
+    /// small zoom about the focus point, at most 10 %.
+    @usableFromInline static var rubberZoom: CGFloat { 0.2 }
+
+    /// The progress the two layouts are interpolated at (within 0...1), and
+    /// the zoom about the focus point that shows progress past either end.
+    @inlinable
+    func shape(_ progress: CGFloat) -> (fraction: CGFloat, zoom: CGFloat) {
+        let p = Self.fraction(progress)
+        let clamped = min(max(p, 0), 1)
+        return (clamped, 1 - (p - clamped) * Self.rubberZoom)
     }
 
     /// The offset a settle ends at: the anchor under the focus point in
@@ -262,14 +289,17 @@ public struct DensityPinch<Layout: ItemLayout> {
 
     /// The frame of `index` at the current progress (or at `progress`), in
     /// content coordinates, or `nil` if neither layout has it.
+    @inlinable
     public func frame(of index: ItemIndex, at progress: CGFloat? = nil) -> CGRect? {
-        let p = Self.fraction(progress ?? self.progress)
+        let (p, zoom) = shape(progress ?? self.progress)
+        let frame: CGRect
         switch (sourceLayout.frame(of: index), destinationLayout.frame(of: index)) {
-        case let (from?, to?): return from.interpolated(to: to, fraction: p)
-        case let (from?, nil): return from
-        case let (nil, to?): return to
+        case let (from?, to?): frame = from.interpolated(to: to, fraction: p)
+        case let (from?, nil): frame = from
+        case let (nil, to?): frame = to
         case (nil, nil): return nil
         }
+        return zoom == 1 ? frame : Self.zoomed(frame, by: zoom, about: focusInContent(at: p))
     }
 
     /// Calls `body` once for every item visible through the viewport at the
@@ -288,62 +318,97 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// axis the whole width is read, since rows rewrap. A quilt item in view
     /// at neither end, one that fills a hole far from where it was, is left
     /// out while it crosses: drawn, it would only streak across the screen.
+    /// Past the densest count the rubber band's zoom shows a little more
+    /// than a viewport, and the bands grow to match.
     ///
     /// - Complexity: O(items visible in either layout), nothing allocated.
+    @inlinable
     public func forEachItem(at progress: CGFloat? = nil, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
-        let p = Self.fraction(progress ?? self.progress)
+        let (p, zoom) = shape(progress ?? self.progress)
         let source = sourceLayout, destination = destinationLayout
         let offset = contentOffset(at: p)
         let viewport = CGRect(origin: offset, size: viewportSize)
+        let center = CGPoint(x: offset.x + focus.x, y: offset.y + focus.y)
         let axis = source.axis
-        var anchorMain: CGFloat = 0
-        if let anchor {
-            anchorMain = max(source.frame(of: anchor).map { axis.main($0.size) } ?? 0,
-                             destination.frame(of: anchor).map { axis.main($0.size) } ?? 0)
-        }
         // The band of each end's viewport along the axis, across the whole
         // content: the offset moves sideways to keep the anchor under the
         // fingers, so items can slide into view from either side.
-        let slack = 2 * tallestRatio * anchorMain
+        let order = source.placesItemsInIndexOrder && destination.placesItemsInIndexOrder ? 0
+            : 2 * tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
+        let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
+        let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
         func band(_ layout: Layout, at end: CGFloat) -> CGRect {
             let start = axis.main(contentOffset(at: end)) - slack
-            let cross = max(axis.cross(layout.contentSize), axis.cross(viewportSize)) + 2 * abs(axis.cross(offset))
+            let cross = max(axis.cross(layout.contentSize), axis.cross(viewportSize))
             return axis.rect(main: Span(start, axis.main(viewportSize) + 2 * slack),
-                             cross: Span(-abs(axis.cross(offset)) - axis.cross(viewportSize), cross + 2 * axis.cross(viewportSize)))
+                             cross: Span(-crossShift, cross + 2 * crossShift))
         }
         let sourceRect = band(source, at: 0)
         let destinationRect = band(destination, at: 1)
         try source.forEachItem(in: sourceRect) { index, from in
-            let frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
+            var frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
+            if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
             if frame.isVisible(in: viewport) { try body(index, frame) }
         }
         try destination.forEachItem(in: destinationRect) { index, to in
+            var frame = to
             if let from = source.frame(of: index) {
                 guard !from.isVisible(in: sourceRect) else { return }       // reported above
-                let frame = from.interpolated(to: to, fraction: p)
-                if frame.isVisible(in: viewport) { try body(index, frame) }
-            } else if to.isVisible(in: viewport) {
-                try body(index, to)
+                frame = from.interpolated(to: to, fraction: p)
             }
+            if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
+            if frame.isVisible(in: viewport) { try body(index, frame) }
         }
+    }
+
+    /// The focus point in content coordinates at interpolation `fraction`.
+    @inlinable
+    func focusInContent(at fraction: CGFloat) -> CGPoint {
+        let offset = contentOffset(at: fraction)
+        return CGPoint(x: offset.x + focus.x, y: offset.y + focus.y)
+    }
+
+    /// `frame` scaled by `zoom` about `center`.
+    @inlinable
+    static func zoomed(_ frame: CGRect, by zoom: CGFloat, about center: CGPoint) -> CGRect {
+        CGRect(x: center.x + (frame.minX - center.x) * zoom, y: center.y + (frame.minY - center.y) * zoom,
+               width: frame.width * zoom, height: frame.height * zoom)
     }
 
     // MARK: Helpers
 
-    /// The anchor's cross extent in the layout of `columns`, building it if needed.
+    /// The anchor's cross extent in the layout of `columns`, building the
+    /// layout if the pinch has not reached that count before.
     private mutating func extent(columns: Int) throws(LayoutError) -> CGFloat {
+        let slot = columns - columnRange.lowerBound
+        if let frame = anchorFrames[slot] { return sourceLayout.axis.cross(frame.size) }
         let layout: Layout
-        if let built = layouts[columns] {
+        if let built = layouts[slot] {
             layout = built
         } else {
             layout = try makeLayout(columns)
-            layouts[columns] = layout
+            layouts[slot] = layout
         }
         guard let anchor, let frame = layout.frame(of: anchor) else { return 0 }
+        anchorFrames[slot] = frame
         return layout.axis.cross(frame.size)
     }
 
-    private static func fraction(_ progress: CGFloat) -> CGFloat { progress.isFinite ? progress : 0 }
+    /// Makes (`columns`, `columns + 1`) the current pair; both are built.
+    private mutating func select(columns: Int) throws(LayoutError) {
+        let lower = columnRange.lowerBound
+        let upper = min(columns + 1, columnRange.upperBound)
+        _ = try extent(columns: columns)
+        _ = try extent(columns: upper)
+        self.columns = columns
+        sourceLayout = layouts[columns - lower]!
+        destinationLayout = layouts[upper - lower]!
+        sourceAnchor = anchorFrames[columns - lower] ?? .zero
+        destinationAnchor = anchorFrames[upper - lower] ?? .zero
+    }
+
+    @inlinable
+    static func fraction(_ progress: CGFloat) -> CGFloat { progress.isFinite ? progress : 0 }
 
     private static func clamped(_ point: CGPoint, to size: CGSize) -> CGPoint {
         CGPoint(x: min(max(point.x, 0), max(size.width, 0)), y: min(max(point.y, 0), max(size.height, 0)))

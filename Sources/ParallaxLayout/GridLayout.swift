@@ -52,6 +52,8 @@ public struct GridLayout: ItemLayout {
     /// Whether the content starts on the right: a horizontal grid laid out
     /// right to left.
     public var isMainAxisMirrored: Bool { mapping.mirrorsMain }
+    /// `true`: rows hold consecutive items, each section after the last.
+    public var placesItemsInIndexOrder: Bool { true }
 
     /// Builds the layout for sections of `itemCounts` items in a container
     /// of `containerSize`.

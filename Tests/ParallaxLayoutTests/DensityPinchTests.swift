@@ -47,9 +47,9 @@ struct DensityPinchTests {
                 [QuiltSpan(width: 1, height: 1), QuiltSpan(width: 2, height: 1), QuiltSpan(width: 1, height: 2),
                  QuiltSpan(width: 2, height: 2)][Int.random(in: 0..<4, using: &rng)]
             }
-            let make: (Int) throws(LayoutError) -> AnyPinchLayout = { n throws(LayoutError) in
-                quilt ? AnyPinchLayout(try pinchQuilt(n, spans: spans, width: width))
-                      : AnyPinchLayout(try pinchGrid(n, count: count, width: width))
+            let make: (Int) throws(LayoutError) -> AnyItemLayout = { n throws(LayoutError) in
+                quilt ? AnyItemLayout(try pinchQuilt(n, spans: spans, width: width))
+                      : AnyItemLayout(try pinchGrid(n, count: count, width: width))
             }
             let first = try make(start)
             // Anywhere in the content, or a little past either end (a fling's overscroll).
@@ -251,25 +251,4 @@ struct DensityPinchTests {
         #expect(single.columns == 3 && single.progress < 0 && single.progress > -0.5)
         #expect(single.end().columns == 3 && single.end().target == 0)
     }
-}
-
-/// Grids and quilts behind one type, so one random test drives both.
-struct AnyPinchLayout: ItemLayout {
-    let base: any ItemLayout
-    init(_ base: any ItemLayout) { self.base = base }
-    var axis: ScrollAxis { base.axis }
-    var isMainAxisMirrored: Bool { base.isMainAxisMirrored }
-    var contentSize: CGSize { base.contentSize }
-    var numberOfSections: Int { base.numberOfSections }
-    func numberOfItems(inSection section: Int) -> Int { base.numberOfItems(inSection: section) }
-    func frame(of index: ItemIndex) -> CGRect? { base.frame(of: index) }
-    func headerFrame(ofSection section: Int) -> CGRect? { base.headerFrame(ofSection: section) }
-    func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
-        // An existential cannot rethrow through its opened type: collect, then call.
-        var items: [(ItemIndex, CGRect)] = []
-        base.forEachItem(in: rect) { items.append(($0, $1)) }
-        for (index, frame) in items { try body(index, frame) }
-    }
-    func restingPosition(showing index: ItemIndex) -> CGFloat? { base.restingPosition(showing: index) }
-    func restingPosition(nearest position: CGFloat) -> CGFloat? { base.restingPosition(nearest: position) }
 }
