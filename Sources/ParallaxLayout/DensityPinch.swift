@@ -15,9 +15,10 @@ import ParallaxCore
 /// the focus photo's width follows the fingers (`scale × its width when the
 /// pinch began`), so spreading the fingers moves towards fewer, larger
 /// photos, and one gesture can chain through several counts
-/// (2 → 3 → … → 8). ``end(velocity:)`` settles on the nearer count, or the
-/// one the fingers were heading for, with a short critically damped spring
-/// (``Settling``), or cancels back to where it began.
+/// (2 → 3 → … → 8). ``end(velocity:cancel:)`` settles on the nearer count,
+/// or the one the fingers were heading for, with a short critically damped
+/// spring (``Settling``) that the surface plays with
+/// ``move(settling:at:)``, or cancels back to where it began.
 ///
 /// **The focus invariant.** The photo under the focus point when the pinch
 /// began (or the nearest one) is the *anchor*, and the point of it under the
@@ -201,25 +202,47 @@ public struct DensityPinch<Layout: ItemLayout> {
         return 0.5 * (1 - 1 / (excess * 0.66 + 1))
     }
 
+    /// Where the pinch is, as one number: the column count plus the
+    /// progress towards the next (3.25 is a quarter of the way from three
+    /// columns to four). Settling springs this number to a whole count.
+    public var position: CGFloat { CGFloat(columns) + progress }
+
+    /// Shows `position` (see ``position``): the pair that brackets it and
+    /// the progress between them; past either end of ``columnRange``, the end
+    /// pair with the rubber band. A non-finite position is ignored.
+    ///
+    /// - Throws: ``LayoutError`` when building a column count's layout fails.
+    /// - Complexity: O(1), plus a layout build for a count never reached before.
+    public mutating func move(to position: CGFloat) throws(LayoutError) {
+        guard position.isFinite else { return }
+        let lowest = columnRange.lowerBound, highest = columnRange.upperBound
+        guard highest > lowest else {
+            progress = position - CGFloat(lowest)
+            return
+        }
+        let n = min(max(Int(position.rounded(.down)), lowest), highest - 1)
+        if n != columns { try select(columns: n) }
+        progress = position - CGFloat(n)
+    }
+
     /// Ends the pinch: where to settle, and how. With the fingers still
-    /// (`velocity` 0, in progress per second towards denser) it settles on
-    /// the nearer count; a quick pinch settles on the count it was heading
-    /// for. `cancel` returns to the count the pinch began with.
+    /// (`velocity` 0, in columns per second, positive towards denser) it
+    /// settles on the nearer count; a quick pinch settles on the count it
+    /// was heading for. `cancel` returns to the count the pinch began with,
+    /// through the counts in between.
     ///
     /// - Complexity: O(1).
     public func end(velocity: CGFloat = 0, cancel: Bool = false) -> Settling {
         let v = velocity.isFinite ? velocity : 0
-        let clamped = min(max(progress, 0), 1)
-        var target: CGFloat
         if cancel {
-            target = initialColumns == columns ? 0 : 1
-        } else {
-            // Where the progress would be a moment (0.15 s) later at this speed.
-            target = clamped + v * 0.15 >= 0.5 ? 1 : 0
+            return Settling(from: position, to: CGFloat(initialColumns), velocity: 0, columns: initialColumns)
         }
-        if columns + 1 > columnRange.upperBound { target = 0 }
-        let targetColumns = target == 1 ? columns + 1 : columns
-        return Settling(from: progress, to: target, velocity: v, columns: targetColumns)
+        // Where the position would be a moment (0.15 s) later at this speed.
+        let ahead = min(max(position, CGFloat(columnRange.lowerBound)), CGFloat(columnRange.upperBound)) + v * 0.15
+        let lower = min(max(Int(position.rounded(.down)), columnRange.lowerBound), columnRange.upperBound)
+        let target = min(max(ahead - CGFloat(lower) >= 0.5 ? lower + 1 : lower, columnRange.lowerBound),
+                         columnRange.upperBound)
+        return Settling(from: position, to: CGFloat(target), velocity: v, columns: target)
     }
 
     /// How a pinch settles once the fingers lift.
@@ -264,25 +287,35 @@ public struct DensityPinch<Layout: ItemLayout> {
         return (clamped, 1 - (p - clamped) * Self.rubberZoom)
     }
 
-    /// The offset a settle ends at: the anchor under the focus point in
-    /// `columns`' layout, moved into the content's bounds (along the axis;
-    /// across it, back to the content's edge, so the grid rests square).
+    /// The offset a settle ends at: the anchor under the focus point in the
+    /// layout of the count it settles on, moved into the content's bounds
+    /// (along the axis; across it, back to the content's edge, so the grid
+    /// rests square).
     public func restingOffset(for settling: Settling) -> CGPoint {
-        let unclamped = contentOffset(at: settling.target)
-        let size = contentSize(at: settling.target)
+        var settled = self
+        try? settled.move(to: settling.target)
+        let unclamped = settled.contentOffset()
+        let size = settled.contentSize()
         let axis = sourceLayout.axis
         let main = min(max(axis.main(unclamped), 0), max(axis.main(size) - axis.main(viewportSize), 0))
         let cross = min(max(axis.cross(unclamped), 0), max(axis.cross(size) - axis.cross(viewportSize), 0))
         return axis.point(main: main, cross: cross)
     }
 
-    /// The content offset `time` seconds into `settling`: the focus
-    /// invariant's offset at the spring's progress, carried into the
-    /// content's bounds as the spring completes.
+    /// Moves to where `settling` is `time` seconds after the fingers lifted
+    /// (``move(to:)`` at the spring's position).
+    public mutating func move(settling: Settling, at time: TimeInterval) throws(LayoutError) {
+        try move(to: settling.position(at: time))
+    }
+
+    /// The content offset while settling, once moved to the spring's position
+    /// at `time` (``move(settling:at:)``): the focus invariant's offset,
+    /// carried into the content's bounds as the spring completes.
     public func contentOffset(settling: Settling, at time: TimeInterval) -> CGPoint {
-        let p = settling.progress(at: time)
-        let free = contentOffset(at: p)
-        let correction = restingOffset(for: settling) - contentOffset(at: settling.target)
+        var settled = self
+        try? settled.move(to: settling.target)
+        let correction = restingOffset(for: settling) - settled.contentOffset()
+        let free = contentOffset()
         let c = settling.completion(at: time)
         return CGPoint(x: free.x + correction.x * c, y: free.y + correction.y * c)
     }

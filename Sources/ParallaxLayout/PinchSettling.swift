@@ -4,17 +4,19 @@ import CoreGraphics
 import Foundation
 
 /// How a ``DensityPinch`` settles once the fingers lift: a short critically
-/// damped spring from the progress the fingers left to 0 or 1.
+/// damped spring of its ``DensityPinch/position`` (the column count plus the
+/// progress towards the next), from where the fingers left it to a whole
+/// count, through every count in between.
 /// RolfHendriks' UICollectionView-Demo animates its layout switch in 0.3 s,
 /// and the spring's response is the same.
 ///
 /// Complexity: O(1) per query, nothing allocated.
 public struct PinchSettling: Sendable, Hashable {
-    /// The progress the spring starts from.
+    /// The position the spring starts from.
     public let start: CGFloat
-    /// The progress it comes to rest at: 0 or 1.
+    /// The position it comes to rest at: a whole column count.
     public let target: CGFloat
-    /// The progress per second it starts with.
+    /// The position's change per second when it starts (columns per second).
     public let velocity: CGFloat
     /// The column count shown once settled.
     public let columns: Int
@@ -30,8 +32,8 @@ public struct PinchSettling: Sendable, Hashable {
 
     private var omega: CGFloat { 2 * .pi / CGFloat(Self.response) }
 
-    /// The progress `time` seconds after the fingers lifted.
-    public func progress(at time: TimeInterval) -> CGFloat {
+    /// The position `time` seconds after the fingers lifted.
+    public func position(at time: TimeInterval) -> CGFloat {
         guard time.isFinite, time > 0 else { return start }
         let t = CGFloat(time), displacement = start - target
         return target + (displacement + (velocity + omega * displacement) * t) * exp(-omega * t)
@@ -47,9 +49,9 @@ public struct PinchSettling: Sendable, Hashable {
     }
 
     /// Whether the spring has come to rest (within a thousandth of a
-    /// step) `time` seconds after the fingers lifted.
+    /// column) `time` seconds after the fingers lifted.
     public func isFinished(at time: TimeInterval) -> Bool {
         guard time.isFinite else { return true }
-        return time >= 0 && abs(progress(at: time) - target) < 0.001 && completion(at: time) > 0.999
+        return time >= 0 && abs(position(at: time) - target) < 0.001 && completion(at: time) > 0.999
     }
 }

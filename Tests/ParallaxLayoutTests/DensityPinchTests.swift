@@ -143,6 +143,23 @@ struct DensityPinchTests {
         }
         #expect(pinch.columns == 1 && pinch.progress < 0)
         #expect(builds.count == 8, "nothing rebuilt on the way back")
+        // Cancelled after chaining away: back to the two columns it began with, photos at their present size.
+        scale = 0.3
+        try pinch.update(scale: scale)
+        let shownWidth = try #require(pinch.frame(of: pinch.anchor!)).width
+        let back = pinch.end(cancel: true)
+        #expect(back.columns == 2 && back.target == 2 && back.start == pinch.position)
+        // The spring plays back through every count to two columns, the photos growing all the way.
+        var width = shownWidth, time = 0.0
+        while !back.isFinished(at: time) {
+            time += 1.0 / 60
+            try pinch.move(settling: back, at: time)
+            let now = try #require(pinch.frame(of: pinch.anchor!)).width
+            #expect(now >= width - 1e-6, "no jump back: \(width) → \(now) at \(time) s")
+            width = now
+        }
+        #expect(pinch.position == 2 || abs(pinch.position - 2) < 0.001)
+        #expect(builds.count == 8, "the way back reuses the layouts")
     }
 
     @Test func releasingSettlesOnTheNearerCountOrTheOneTheFingersWereHeadingFor() throws {
@@ -156,32 +173,37 @@ struct DensityPinchTests {
         // 70 % of the way from three columns to four.
         try pinch.update(scale: (wide - 0.7 * (wide - narrow)) / wide)
         #expect(pinch.columns == 3 && abs(pinch.progress - 0.7) < 1e-9)
+        #expect(abs(pinch.position - 3.7) < 1e-9)
         let commit = pinch.end()
-        #expect(commit.target == 1 && commit.columns == 4)
+        #expect(commit.target == 4 && commit.columns == 4)
         // The same place, but the fingers were spreading fast: back to three.
         let back = pinch.end(velocity: -3)
-        #expect(back.target == 0 && back.columns == 3)
+        #expect(back.target == 3 && back.columns == 3)
         let cancel = pinch.end(cancel: true)
-        #expect(cancel.target == 0 && cancel.columns == 3)
+        #expect(cancel.target == 3 && cancel.columns == 3)
 
-        // The spring: from where the fingers left, to rest in about 0.3 s, no jump at the start.
-        #expect(abs(commit.progress(at: 0) - 0.7) < 1e-9)
-        #expect(abs(commit.progress(at: 0.001) - 0.7) < 0.01)
+        // No jump when the fingers lift.
+        let fingers = pinch.contentOffset()
+        var settling = pinch
+        try settling.move(settling: commit, at: 0)
+        let lifted = settling.contentOffset(settling: commit, at: 0)
+        #expect(abs(lifted.x - fingers.x) < 1e-9 && abs(lifted.y - fingers.y) < 1e-9)
+        // The spring: to rest in about 0.45 s, critically damped (never past four columns).
+        #expect(abs(commit.position(at: 0.001) - 3.7) < 0.01)
         #expect(!commit.isFinished(at: 0.1) && commit.isFinished(at: 0.6))
-        var previous = commit.progress(at: 0)
+        var previous = commit.position(at: 0)
         for step in 1...60 {
-            let p = commit.progress(at: Double(step) / 120)
-            #expect(p >= previous - 1e-12 && p <= 1 + 1e-9, "critically damped: no overshoot")
+            let p = commit.position(at: Double(step) / 120)
+            #expect(p >= previous - 1e-12 && p <= 4 + 1e-9, "critically damped: no overshoot")
             previous = p
         }
-        // At rest: the offset inside the content, and the anchor where the focus invariant put it.
+        // At rest: four columns, the offset inside the content and square across it.
         let rest = pinch.restingOffset(for: commit)
-        let size = pinch.contentSize(at: 1)
-        #expect(rest.y >= 0 && rest.y <= max(size.height - 844, 0))
-        let end = pinch.contentOffset(settling: commit, at: 5)
+        try settling.move(settling: commit, at: 5)
+        #expect(settling.position == 4 || abs(settling.position - 4) < 1e-9)
+        #expect(rest.y >= 0 && rest.y <= max(settling.contentSize().height - 844, 0) && rest.x == 0)
+        let end = settling.contentOffset(settling: commit, at: 5)
         #expect(abs(end.y - rest.y) < 1e-6 && abs(end.x - rest.x) < 1e-6)
-        let lifted = pinch.contentOffset(settling: commit, at: 0), fingers = pinch.contentOffset()
-        #expect(abs(lifted.x - fingers.x) < 1e-9 && abs(lifted.y - fingers.y) < 1e-9, "no jump when the fingers lift")
     }
 
     @Test func aPinchThatBeginsMidFlingKeepsThePhotoUnderTheFingers() throws {
@@ -220,7 +242,8 @@ struct DensityPinchTests {
         #expect(outside.focus == CGPoint(x: 390, y: 0) && outside.anchor != nil)
         // NaN progress reads as 0; settling with a NaN velocity is the still release.
         #expect(pinch.contentOffset(at: .nan) == pinch.contentOffset(at: 0))
-        #expect(pinch.end(velocity: .nan) == pinch.end(velocity: 0))
+        let nanEnd = pinch.end(velocity: .nan), stillEnd = pinch.end(velocity: 0)
+        #expect(nanEnd == stillEnd)
         // A column count outside the range, or a range below one column, is refused.
         #expect(throws: LayoutError.countOutsideRange(name: "columns", value: 9, range: 2...5)) {
             try DensityPinch(columns: 9, in: 2...5, viewport: viewport, focus: .zero, layout: make)
@@ -249,6 +272,7 @@ struct DensityPinchTests {
         var single = try DensityPinch(columns: 3, in: 3...3, viewport: viewport, focus: CGPoint(x: 100, y: 100), layout: make)
         try single.update(scale: 2)
         #expect(single.columns == 3 && single.progress < 0 && single.progress > -0.5)
-        #expect(single.end().columns == 3 && single.end().target == 0)
+        let singleEnd = single.end()
+        #expect(singleEnd.columns == 3 && singleEnd.target == 3)
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxLayout
+@testable import ParallaxHosting
+
+@Suite("Column pinch, as a scroll view drives it")
+struct ColumnPinchTests {
+    static let size = CGSize(width: 390, height: 844)
+    static func builder(_ n: Int, _ size: CGSize, _ counts: [Int]) throws(LayoutError) -> any ItemLayout {
+        var configuration = GridConfiguration.grid
+        configuration.columns = .fixed(n)
+        return try GridLayout(configuration: configuration, itemCounts: counts, containerSize: size)
+    }
+
+    /// Runs the settle at 60 Hz until it ends; returns the last frame's offset and visible frames.
+    func settle(_ pinch: inout ColumnPinch, from start: TimeInterval) -> (CGPoint, [ItemIndex: CGRect], frames: Int) {
+        var time = start, frames = 0
+        var offset = pinch.contentOffset ?? .zero
+        var visible: [ItemIndex: CGRect] = [:]
+        while pinch.advance(to: time) {
+            offset = pinch.contentOffset ?? offset
+            visible = [:]
+            pinch.forEachItem { visible[$0] = $1 }
+            time += 1.0 / 60
+            frames += 1
+            if frames > 600 { break }
+        }
+        return (offset, visible, frames)
+    }
+
+    @Test func aPinchOutSettlesOnFewerColumnsWithThePhotoWhereItWas() throws {
+        var pinch = ColumnPinch(columns: 3, range: 1...6, builder: Self.builder)
+        let viewport = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 2_000))
+        let focus = CGPoint(x: 200, y: 400)
+        let began = pinch.begin(viewport: viewport, focus: focus, containerSize: Self.size, itemCounts: [1_000])
+        #expect(began)
+        #expect(pinch.isActive && pinch.contentOffset == viewport.contentOffset)
+        // The fingers spread to 1.3× and stay still: nearer to two columns than three.
+        for step in 1...20 { pinch.change(scale: 1 + 0.3 * CGFloat(step) / 20, focus: focus) }
+        guard case .pinching(let live) = pinch.phase else { Issue.record("not pinching"); return }
+        #expect(live.columns == 2 && live.progress < 0.5)
+        pinch.end(scaleVelocity: 0, at: 10)
+        let (offset, visible, frames) = settle(&pinch, from: 10)
+        #expect(!pinch.isActive && pinch.columns == 2)
+        #expect(frames >= 10 && frames <= 60, "a short spring: \(frames) frames")
+        // The last settling frame is the resting layout at the resting offset, to within the spring's
+        // last thousandth (under two points): no visible jump when it ends.
+        let rest = try pinch.restingLayout(containerSize: Self.size, itemCounts: [1_000])
+        let shown = CGRect(origin: offset, size: Self.size)
+        var resting: [ItemIndex: CGRect] = [:]
+        rest.forEachItem(in: shown) { resting[$0] = $1 }
+        #expect(Set(resting.keys) == Set(visible.keys))
+        for (index, frame) in resting {
+            let last = try #require(visible[index])
+            #expect(abs(last.minX - frame.minX) < 2 && abs(last.minY - frame.minY) < 2 && abs(last.width - frame.width) < 2)
+        }
+        #expect(offset.y >= 0 && offset.y <= rest.contentSize.height - Self.size.height && abs(offset.x) < 2)
+    }
+
+    @Test func aQuickPinchInCommitsACancelledOneReturns() throws {
+        var pinch = ColumnPinch(columns: 3, range: 1...6, builder: Self.builder)
+        let viewport = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 500))
+        pinch.begin(viewport: viewport, focus: CGPoint(x: 100, y: 100), containerSize: Self.size, itemCounts: [300])
+        pinch.change(scale: 0.93, focus: nil)                 // a little way towards four columns...
+        pinch.end(scaleVelocity: -2, at: 0)                   // ...but closing fast
+        _ = settle(&pinch, from: 0)
+        #expect(pinch.columns == 4)
+
+        pinch.begin(viewport: viewport, focus: CGPoint(x: 100, y: 100), containerSize: Self.size, itemCounts: [300])
+        pinch.change(scale: 0.5, focus: nil)
+        pinch.end(scaleVelocity: 0, cancelled: true, at: 0)
+        _ = settle(&pinch, from: 0)
+        #expect(pinch.columns == 4, "cancelled: back where it began")
+    }
+
+    @Test func aPinchThatBeginsDuringASettleTakesOverFromIt() throws {
+        var pinch = ColumnPinch(columns: 3, range: 1...6, builder: Self.builder)
+        let viewport = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 500))
+        pinch.begin(viewport: viewport, focus: CGPoint(x: 100, y: 100), containerSize: Self.size, itemCounts: [300])
+        pinch.change(scale: 0.8, focus: nil)
+        pinch.end(scaleVelocity: 0, at: 0)
+        let stillSettling = pinch.advance(to: 0.05)
+        #expect(stillSettling)
+        let began = pinch.begin(viewport: viewport, focus: CGPoint(x: 50, y: 50), containerSize: Self.size, itemCounts: [300])
+        #expect(began)
+        guard case .pinching(let live) = pinch.phase else { Issue.record("not pinching"); return }
+        #expect(live.initialColumns == 4, "starts from the count the settle was heading for")
+    }
+
+    @Test func aLayoutThatCannotBeBuiltIsAnErrorNotATrap() {
+        var pinch = ColumnPinch(columns: 2, range: 0...3) { _, _, _ throws(LayoutError) in
+            throw LayoutError.invalidCount(name: "columns", value: 0, minimum: 1)
+        }
+        #expect(pinch.range == 1...3 && pinch.columns == 2)
+        let viewport = ScrollViewport(size: Self.size)
+        let began = pinch.begin(viewport: viewport, focus: .zero, containerSize: Self.size, itemCounts: [10])
+        #expect(!began)
+        #expect(pinch.error != nil && !pinch.isActive && pinch.contentOffset == nil)
+        pinch.change(scale: 2, focus: nil)
+        pinch.end(scaleVelocity: .nan, at: .nan)
+        let settling = pinch.advance(to: 1)
+        #expect(!settling && !pinch.isActive)
+    }
+}
