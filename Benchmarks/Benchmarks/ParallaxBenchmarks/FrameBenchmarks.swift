@@ -44,6 +44,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     registerLayoutBenchmarks()
+    registerPinchBenchmarks()
 }
 
 // MARK: - Settings shared by both sides

@@ -1,0 +1,136 @@
+// Pinch to change density: what one frame of an interactive column change
+// costs, next to a plain scrolling frame of the same grid in the same run.
+//
+//   Pinch/grid/<n>        one frame of a pinch on the dense grid (4 columns of
+//                         80-pt cells at the start): DensityPinch.update(scale:)
+//                         with the scale breathing between 0.55 and 1.6, so the
+//                         pinch keeps chaining between 3, 4, 5 and 6 columns,
+//                         then every visible item of both layouts with its
+//                         interpolated frame and its parallax placement.
+//   PinchPlain/grid/<n>   the baseline: one plain scrolling frame (the visible
+//                         query and the placements) of the grid with the
+//                         column count the pinch shows at the same frame
+//                         (the nearest whole count), so both sides draw the
+//                         same density: a frame of 7 columns costs more than
+//                         one of 4, pinch or not.
+//
+// Both at 100,000 and 1,000,000 items, scaling factor .kilo (1,000 frames per
+// measured iteration), like every name that does not start with "Naive/".
+// Target: an interactive frame costs at most 3 times a plain one.
+
+import Benchmark
+import Foundation
+import ParallaxCore
+import ParallaxLayout
+
+enum PinchBenchmarks {
+    static let itemCounts = [100_000, 1_000_000]
+
+    /// A grid of `n` fixed columns of the dense grid's settings.
+    static func grid(columns n: Int, itemCount: Int) throws(LayoutError) -> GridLayout {
+        var configuration = GridConfiguration(preferredItemSize: CGSize(width: 80, height: 80))
+        configuration.columns = .fixed(n)
+        return try GridLayout(configuration: configuration, itemCount: itemCount,
+                              containerSize: FrameBenchmarks.viewportSize)
+    }
+
+    /// The scale of frame `frame`: a slow breath between 0.55 and 1.6
+    /// (about 2 s per cycle at 60 fps), so the column count keeps changing.
+    static func scale(atFrame frame: Int) -> CGFloat {
+        let phase = CGFloat(frame % 120) / 120 * 2 * .pi
+        return exp(log(0.55) + (log(1.6) - log(0.55)) * (1 - cos(phase)) / 2)
+    }
+
+    /// The whole column count nearest to what the pinch shows at `frame`
+    /// (4 columns at scale 1; the photos' width follows the scale).
+    static func columns(atFrame frame: Int) -> Int {
+        min(max(Int((4 / scale(atFrame: frame)).rounded()), 1), 8)
+    }
+}
+
+/// The baseline: plain frames of the grid at the count the pinch shows.
+final class PinchPlainFixture: @unchecked Sendable {
+    let layouts: [GridLayout]                 // by column count - 1
+    let scroller = ParallaxScroller(effect: .gridDefault)
+    var frame = 0
+    var offset: CGFloat
+
+    init(itemCount: Int) throws(LayoutError) {
+        var layouts: [GridLayout] = []
+        for n in 1...8 { layouts.append(try PinchBenchmarks.grid(columns: n, itemCount: itemCount)) }
+        self.layouts = layouts
+        offset = layouts[3].contentExtent / 2
+    }
+
+    /// One plain frame of the count the pinch shows now, scrolled on a little.
+    @inline(__always)
+    func renderFrame() -> CGFloat {
+        frame += 1
+        let layout = layouts[PinchBenchmarks.columns(atFrame: frame) - 1]
+        offset = (offset + FrameBenchmarks.scrollStep).truncatingRemainder(dividingBy: layout.contentExtent / 2) + 1_000
+        let visibleRect = CGRect(origin: CGPoint(x: 0, y: offset), size: FrameBenchmarks.viewportSize)
+        let placer = scroller.placer(for: visibleRect)
+        var checksum: CGFloat = 0
+        layout.forEachItem(in: visibleRect) { _, frame in
+            checksum += placer.placement(forItemFrame: frame).offset.y
+        }
+        return checksum
+    }
+}
+
+/// A pinch under way in the middle of the content, its layouts for 3 to 6
+/// columns built in setup (a pinch builds each count once, when first reached).
+final class PinchFixture: @unchecked Sendable {
+    var pinch: DensityPinch<GridLayout>
+    let scroller = ParallaxScroller(effect: .gridDefault)
+    var frame = 0
+
+    init(itemCount: Int) throws(LayoutError) {
+        let middle = try PinchBenchmarks.grid(columns: 4, itemCount: itemCount).contentExtent / 2
+        let viewport = ScrollViewport(size: FrameBenchmarks.viewportSize, contentOffset: CGPoint(x: 0, y: middle))
+        pinch = try DensityPinch(columns: 4, in: 1...8, viewport: viewport, focus: CGPoint(x: 195, y: 422)) {
+            n throws(LayoutError) in try PinchBenchmarks.grid(columns: n, itemCount: itemCount)
+        }
+        for frame in 0..<120 { try pinch.update(scale: PinchBenchmarks.scale(atFrame: frame)) }   // reach every count once
+    }
+
+    /// One interactive frame: follow the fingers, then place every visible item.
+    @inline(__always)
+    func renderFrame() -> CGFloat {
+        frame += 1
+        try? pinch.update(scale: PinchBenchmarks.scale(atFrame: frame))
+        let offset = pinch.contentOffset()
+        let visibleRect = CGRect(origin: offset, size: FrameBenchmarks.viewportSize)
+        let placer = scroller.placer(for: visibleRect)
+        var checksum: CGFloat = 0
+        pinch.forEachItem { _, frame in
+            checksum += placer.placement(forItemFrame: frame).offset.y
+        }
+        return checksum
+    }
+}
+
+func registerPinchBenchmarks() {
+    for itemCount in PinchBenchmarks.itemCounts {
+        Benchmark(
+            "Pinch/grid/\(itemCount)",
+            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
+        ) { (benchmark: Benchmark, fixture: PinchFixture) in
+            var checksum: CGFloat = 0
+            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
+            blackHole(checksum)
+        } setup: {
+            try PinchFixture(itemCount: itemCount)
+        }
+        Benchmark(
+            "PinchPlain/grid/\(itemCount)",
+            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
+        ) { (benchmark: Benchmark, fixture: PinchPlainFixture) in
+            var checksum: CGFloat = 0
+            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
+            blackHole(checksum)
+        } setup: {
+            try PinchPlainFixture(itemCount: itemCount)
+        }
+    }
+}
