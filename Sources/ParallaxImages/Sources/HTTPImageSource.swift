@@ -59,8 +59,8 @@ public struct HTTPImageSource: ImageSource {
     public static let maximumRedirects = 10
 
     private let connection: Connection
-    /// What deadlines and retry waits are measured on.
-    private let clock: any Clock<Duration>
+    /// Sleeps on the clock deadlines and retry waits are measured on.
+    private let sleep: @Sendable (Duration) async throws -> Void
 
     /// - Parameters:
     ///   - baseURL: The folder on the server; a missing trailing `/` is implied.
@@ -103,7 +103,7 @@ public struct HTTPImageSource: ImageSource {
         self.maximumBodySize = maximumBodySize
         self.maximumRetryAfter = maximumRetryAfter.isFinite ? max(0, maximumRetryAfter) : 0
         connection = Connection(configuration: configuration ?? Self.defaultConfiguration(timeout: timeout))
-        self.clock = clock
+        self.sleep = sleeper(on: clock)
     }
 
     // MARK: ImageSource
@@ -339,7 +339,7 @@ public struct HTTPImageSource: ImageSource {
             let reply: Reply
             do {
                 reply = try await connection.transfers.run(request, on: connection.session, timeout: timeout,
-                                                           clock: clock, maximumBodySize: maximumBodySize)
+                                                           sleep: sleep, maximumBodySize: maximumBodySize)
             } catch {
                 switch error {
                 case .cancelled: throw .cancelled
@@ -376,7 +376,7 @@ public struct HTTPImageSource: ImageSource {
         let seconds = min(max(backoff, serverWait ?? 0), Self.longestWait)
         guard seconds > 0 else { return }
         do {
-            try await clock.sleep(for: .seconds(seconds))
+            try await sleep(.seconds(seconds))
         } catch {
             throw .cancelled
         }

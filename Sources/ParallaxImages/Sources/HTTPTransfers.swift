@@ -193,8 +193,10 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     /// Runs one attempt of `request` on `session` (whose delegate this is):
-    /// the answer's body, or why not, within `timeout` seconds of `clock`.
-    func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval, clock: any Clock<Duration>,
+    /// the answer's body, or why not, within `timeout` seconds of the clock
+    /// `sleep` sleeps on.
+    func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval,
+             sleep: @escaping @Sendable (Duration) async throws -> Void,
              maximumBodySize: Int) async throws(HTTPAttemptFailure) -> HTTPImageSource.Reply {
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodySize, expectsNoBody: request.httpMethod == "HEAD")
@@ -203,7 +205,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // The deadline: whichever of it and the transfer ends first wins
         // `finish`; the other is a no-op. Cancelled once the attempt is over.
         let deadline = Task {
-            do { try await clock.sleep(for: .seconds(timeout)) } catch { return }
+            do { try await sleep(.seconds(timeout)) } catch { return }
             if transfer.finish(.failure(.deadline(timeout))) { Self.cancel(task) }
         }
         defer { deadline.cancel() }

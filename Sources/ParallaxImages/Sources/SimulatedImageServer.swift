@@ -68,12 +68,7 @@ public actor SimulatedImageServer: ImageSource {
     public init(backing: any ImageSource, behavior: Behavior = Behavior(), clock: any Clock<Duration> = ContinuousClock()) {
         self.backing = backing
         self.behavior = behavior
-        self.sleep = Self.sleeper(on: clock)
-    }
-
-    // `Clock.sleep(for:)` is newer than the iOS 16 SDK: sleep until a deadline, on the clock's own type.
-    private static func sleeper<C: Clock>(on clock: C) -> @Sendable (Duration) async throws -> Void where C.Duration == Duration {
-        { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
+        self.sleep = sleeper(on: clock)
     }
 
     /// Changes the delay, failure rate or bandwidth from now on.
