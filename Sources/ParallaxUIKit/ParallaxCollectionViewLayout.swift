@@ -44,6 +44,10 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// Where the current fling comes to rest: the offset the last
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` returned.
     private var landingOffset: CGPoint?
+    /// The pinch of a pinchable layout, shared with its builder.
+    private var pinchBox: PinchBox?
+    /// The item counts the layout was last prepared for.
+    private var itemCounts: [Int] = []
 
     /// A layout made by `builder`, scrolling along `axis` (the axis the
     /// builder's layouts use).
@@ -79,6 +83,52 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
                                      builder: CollectionLayoutState.quilt(configuration, span: span))
     }
 
+    /// A grid whose number of columns follows a pinch (``DensityPinchGesture``
+    /// attaches one in a line): `columns` fixed columns at rest, any count in
+    /// `range` during a pinch, `configuration`'s margins, spacing and cell
+    /// shape otherwise. A one-column grid is a list with the grid's margins.
+    public static func pinchableGrid(_ configuration: GridConfiguration = .grid, columns: Int = 3,
+                                     range: ClosedRange<Int> = 1...8,
+                                     isSnappingEnabled: Bool = true) -> ParallaxCollectionViewLayout {
+        let pinch = ColumnPinch(columns: columns, range: range) { n, size, counts throws(LayoutError) in
+            var fixed = configuration
+            fixed.columns = .fixed(n)
+            return try GridLayout(configuration: fixed, itemCounts: counts, containerSize: size)
+        }
+        return pinchable(pinch, axis: configuration.axis, isSnappingEnabled: isSnappingEnabled)
+    }
+
+    /// A quilt whose number of block columns follows a pinch: square blocks
+    /// of the container's width divided by the count, items covering
+    /// `span(index)` blocks (RFQuiltLayout's packing).
+    public static func pinchableQuilt(_ configuration: QuiltConfiguration = QuiltConfiguration(), columns: Int = 4,
+                                      range: ClosedRange<Int> = 2...8,
+                                      span: @escaping (ItemIndex) -> QuiltSpan) -> ParallaxCollectionViewLayout {
+        let pinch = ColumnPinch(columns: columns, range: range) { n, size, counts throws(LayoutError) in
+            var blocks = configuration
+            let cross = configuration.axis.cross(size)
+            // A hair under the exact side, so rounding never loses a column.
+            let side = max((cross / CGFloat(n) * 100).rounded(.down) / 100, 1)
+            blocks.blockSize = CGSize(width: side, height: side)
+            let sections = counts.enumerated().map { section, count in
+                (0..<max(count, 0)).map { span(ItemIndex(item: $0, section: section)) }
+            }
+            return try QuiltLayout(configuration: blocks, sections: sections, containerSize: size)
+        }
+        return pinchable(pinch, axis: configuration.axis, isSnappingEnabled: false)
+    }
+
+    /// A layout over `pinch`'s resting column count.
+    private static func pinchable(_ pinch: ColumnPinch, axis: ScrollAxis,
+                                  isSnappingEnabled: Bool) -> ParallaxCollectionViewLayout {
+        let box = PinchBox(pinch)
+        let layout = ParallaxCollectionViewLayout(axis: axis, isSnappingEnabled: isSnappingEnabled) { size, counts throws(LayoutError) in
+            try box.pinch.restingLayout(containerSize: size, itemCounts: counts)
+        }
+        layout.pinchBox = box
+        return layout
+    }
+
     /// A waterfall of items with the aspect ratios of `size(index)`.
     public static func waterfall(_ configuration: WaterfallConfiguration = WaterfallConfiguration(),
                                  size: @escaping (ItemIndex) -> CGSize) -> ParallaxCollectionViewLayout {
@@ -109,7 +159,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
             boundsSize: collectionView.bounds.size, contentInsets: EdgeInsets(collectionView.adjustedContentInset),
             safeArea: EdgeInsets(collectionView.safeAreaInsets), axis: axis,
             isRightToLeft: collectionView.effectiveUserInterfaceLayoutDirection == .rightToLeft)
-        state.prepare(containerSize: room.containerSize, itemCounts: counts)
+        itemCounts = counts
+        // A pinch shows its own frames; the resting layout is built again when it ends.
+        if pinchBox?.pinch.isActive != true { state.prepare(containerSize: room.containerSize, itemCounts: counts) }
     }
 
     /// Forgets a place kept for a layout switch that proposed no offset, so a
@@ -128,7 +180,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
 
     /// The layout's content size, plus the safe area left uncovered across the
     /// axis.
-    open override var collectionViewContentSize: CGSize { room.contentSize(for: state.contentSize, along: axis) }
+    open override var collectionViewContentSize: CGSize {
+        room.contentSize(for: pinchBox?.pinch.contentSize ?? state.contentSize, along: axis)
+    }
 
     private func shown(_ frame: CGRect) -> CGRect { room.shown(frame, along: axis) }
     private func built(_ rect: CGRect) -> CGRect { room.built(rect, along: axis) }
@@ -142,8 +196,17 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The cells visible in `rect` and the section headers and footers that
     /// meet it, in O(visible items + sections); nothing is cached per item.
     open override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {
-        guard let layout = state.layout else { return [] }
         var attributes: [UICollectionViewLayoutAttributes] = []
+        if let pinch = pinchBox?.pinch, pinch.isActive {
+            // The pinch's frames: the items visible in either of the two layouts it shows.
+            pinch.forEachItem { index, frame in
+                let item = UICollectionViewLayoutAttributes(forCellWith: IndexPath(item: index.item, section: index.section))
+                item.frame = shown(frame)
+                if item.frame.intersects(rect) { attributes.append(item) }
+            }
+            return attributes
+        }
+        guard let layout = state.layout else { return [] }
         layout.forEachItem(in: built(rect)) { index, frame in
             let item = UICollectionViewLayoutAttributes(forCellWith: IndexPath(item: index.item, section: index.section))
             item.frame = shown(frame)
@@ -162,7 +225,9 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// The cell at `indexPath`; `nil` when the layout has no such item or
     /// could not be built.
     open override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {
-        guard let frame = state.layout?.frame(of: ItemIndex(item: indexPath.item, section: indexPath.section)) else {
+        let index = ItemIndex(item: indexPath.item, section: indexPath.section)
+        let pinching = pinchBox?.pinch.isActive == true
+        guard let frame = pinching ? pinchBox?.pinch.frame(of: index) : state.layout?.frame(of: index) else {
             return nil
         }
         let attributes = UICollectionViewLayoutAttributes(forCellWith: indexPath)
@@ -205,7 +270,7 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// does, never a scroll. The first visible item is remembered first, so
     /// the next proposed offset keeps it in place.
     open override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
-        guard let collectionView else { return false }
+        guard let collectionView, pinchBox?.pinch.isActive != true else { return false }
         return state.shouldInvalidateLayout(
             forBoundsChangeFrom: viewport(of: collectionView), to: newBounds,
             isUserScrolling: collectionView.isTracking || collectionView.isDecelerating)
@@ -251,6 +316,79 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         return target
     }
 
+    // MARK: Pinching
+
+    /// The pinch of a layout made by ``pinchableGrid(_:columns:range:isSnappingEnabled:)``
+    /// or ``pinchableQuilt(_:columns:range:span:)``; `nil` for other layouts.
+    public var columnPinch: ColumnPinch? { pinchBox?.pinch }
+
+    /// The fingers came down at `location` (collection-view coordinates).
+    /// Stops a fling where it is. Returns `false` for a layout that cannot
+    /// pinch, or when a layout cannot be built (see ``columnPinch``'s error).
+    @discardableResult
+    public func beginPinch(at location: CGPoint) -> Bool {
+        guard let collectionView, let box = pinchBox else { return false }
+        collectionView.setContentOffset(collectionView.contentOffset, animated: false)   // stops a fling
+        let visible = built(collectionView.bounds)
+        let viewport = ScrollViewport(size: visible.size, contentOffset: visible.origin)
+        let focus = focusPoint(location, in: collectionView)
+        guard box.pinch.begin(viewport: viewport, focus: focus, containerSize: room.containerSize,
+                              itemCounts: itemCounts) else { return false }
+        showPinch()
+        return true
+    }
+
+    /// The gesture moved: its scale since it began, and the point between
+    /// the fingers (collection-view coordinates).
+    public func changePinch(scale: CGFloat, at location: CGPoint) {
+        guard let collectionView, let box = pinchBox else { return }
+        box.pinch.change(scale: scale, focus: focusPoint(location, in: collectionView))
+        showPinch()
+    }
+
+    /// The fingers lifted (or the gesture was cancelled) at `time`
+    /// (`CACurrentMediaTime()`), with the gesture's scale changing by
+    /// `velocity` per second. Play the settle with ``advancePinch(to:)``.
+    public func endPinch(velocity: CGFloat, cancelled: Bool, at time: TimeInterval) {
+        pinchBox?.pinch.end(scaleVelocity: velocity, cancelled: cancelled, at: time)
+        showPinch()
+    }
+
+    /// Moves the settle to `time`; returns whether it is still running. Once
+    /// it has ended, the resting layout of the new column count is built and
+    /// shown where the settle left the photos.
+    @discardableResult
+    public func advancePinch(to time: TimeInterval) -> Bool {
+        guard let box = pinchBox, box.pinch.isActive else { return false }
+        let offset = box.pinch.contentOffset
+        let running = box.pinch.advance(to: time)
+        if running {
+            showPinch()
+        } else if let collectionView, let offset {
+            state.invalidateContents()
+            invalidateLayout()
+            collectionView.layoutIfNeeded()
+            collectionView.contentOffset = shown(CGRect(origin: offset, size: built(collectionView.bounds).size)).origin
+        }
+        return running
+    }
+
+    /// Shows the pinch's current frames at its offset.
+    private func showPinch() {
+        guard let collectionView, let offset = pinchBox?.pinch.contentOffset else { return }
+        invalidateLayout()
+        let size = built(collectionView.bounds).size
+        collectionView.contentOffset = shown(CGRect(origin: offset, size: size)).origin
+    }
+
+    /// `location` (collection-view coordinates) in the coordinates of the
+    /// visible rectangle of the layout.
+    private func focusPoint(_ location: CGPoint, in collectionView: UICollectionView) -> CGPoint {
+        let visible = built(collectionView.bounds)
+        let point = built(CGRect(origin: location, size: .zero)).origin
+        return CGPoint(x: point.x - visible.minX, y: point.y - visible.minY)
+    }
+
     // MARK: Loading
 
     /// The path of the scroll as far as it is known: towards where the
@@ -279,5 +417,13 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         ScrollViewport(size: collectionView.bounds.size, contentOffset: collectionView.contentOffset,
                        insets: EdgeInsets(collectionView.adjustedContentInset))
     }
+}
+
+/// The pinch a pinchable layout and its builder share: the builder reads
+/// the resting column count when UIKit asks for a new layout.
+@MainActor
+private final class PinchBox {
+    var pinch: ColumnPinch
+    init(_ pinch: ColumnPinch) { self.pinch = pinch }
 }
 #endif
