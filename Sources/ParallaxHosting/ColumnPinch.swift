@@ -146,6 +146,15 @@ public struct ColumnPinch {
 
     // MARK: What to show
 
+    /// The pinch being followed or settling (its anchor, its two layouts);
+    /// `nil` when none is active.
+    public var active: DensityPinch<AnyItemLayout>? {
+        switch phase {
+        case .idle: return nil
+        case .pinching(let pinch), .settling(let pinch, _, _): return pinch
+        }
+    }
+
     /// The content offset to show now; `nil` when no pinch is active.
     public var contentOffset: CGPoint? {
         switch phase {

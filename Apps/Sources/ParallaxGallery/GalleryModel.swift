@@ -70,6 +70,11 @@ package final class GalleryModel {
     package private(set) var status: String?
 
     private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
+    /// Pinch to change density (Ctrl + wheel, a touchpad or touch-screen
+    /// pinch, the [ and ] keys): 1 column (the list) to 8.
+    private var pinch: ColumnPinch?
+    /// The column counts a pinch may reach.
+    package static let pinchColumns = 1...8
     /// RolfHendriks' UICollectionView-Demo shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
     private let requests: ImageRequester<Int>
     /// What each visible cell's request last displayed.
@@ -147,10 +152,20 @@ package final class GalleryModel {
 
     // MARK: Layout
 
-    private static func makeLayout(_ mode: GalleryLayout, count: Int, size: CGSize) -> GridLayout {
+    private static func makeLayout(_ mode: GalleryLayout, columns: Int? = nil, count: Int, size: CGSize) -> GridLayout {
         // RolfHendriks' UICollectionView-Demo's configurations are valid by construction; the fallback only guards against a future edit.
-        (try? GridLayout(configuration: mode.configuration, itemCount: count, containerSize: size))
+        (try? pinchLayout(columns: mode == .list ? 1 : columns, count: count, size: size))
             ?? (try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
+    }
+
+    /// The grid of `columns` fixed columns (the list for one column), or the
+    /// flexible grid for `nil`: the layouts a pinch moves between.
+    private static func pinchLayout(columns: Int?, count: Int, size: CGSize) throws(LayoutError) -> GridLayout {
+        guard let columns else { return try GridLayout(configuration: .grid, itemCount: count, containerSize: size) }
+        if columns <= 1 { return try GridLayout(configuration: .list, itemCount: count, containerSize: size) }
+        var configuration = GridConfiguration.grid
+        configuration.columns = .fixed(columns)
+        return try GridLayout(configuration: configuration, itemCount: count, containerSize: size)
     }
 
     private var viewport: ScrollViewport {
@@ -159,7 +174,7 @@ package final class GalleryModel {
 
     private func relayout(keepingPlace: Bool) {
         let old = layout, oldViewport = viewport
-        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         let offset = keepingPlace
             ? PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
@@ -173,7 +188,8 @@ package final class GalleryModel {
         guard size.width > 0, size.height > 0, size != viewportSize else { return }
         let old = layout, oldViewport = viewport
         viewportSize = size
-        layout = Self.makeLayout(settings.layout, count: photos.count, size: size)
+        pinch = nil
+        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: size)
         let newViewport = ScrollViewport(size: size)
         let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: newViewport).y
         scroll.updateBounds(newViewport.offsetRange(contentExtent: layout.contentExtent, along: .vertical), viewportExtent: size.height)
@@ -184,15 +200,79 @@ package final class GalleryModel {
     /// Switches grid ↔ list with an animation that keeps the photo at the
     /// top where it is, even mid-scroll.
     package func toggleLayout(now: TimeInterval) {
+        guard pinch?.isActive != true else { return }
         let old = layout
         let started = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
         settings.layout = settings.layout.toggled
-        layout = Self.makeLayout(settings.layout, count: photos.count, size: viewportSize)
+        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
         let animation = LayoutTransition(from: old, at: started, to: layout)
         transition = (animation, now)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
         scroll.jump(to: animation.destinationOffset.y)
+    }
+
+    // MARK: Pinch to change density
+
+    /// Whether a pinch is being followed or settling.
+    package var isPinching: Bool { pinch?.isActive == true }
+
+    /// The column count shown at rest.
+    package var columnCount: Int { layout.columnCount }
+
+    /// The fingers (or the pointer, for Ctrl + wheel) came down at `point`
+    /// (window coordinates): the photo there stays there while the column
+    /// count follows the pinch. Stops a fling.
+    package func beginPinch(at point: CGPoint) {
+        guard !photos.isEmpty else { return }
+        transition = nil
+        scroll.jump(to: scroll.position)
+        // A pinch that begins while the last one settles takes over from it.
+        var columnPinch = pinch?.isActive == true ? pinch! : ColumnPinch(columns: layout.columnCount, range: Self.pinchColumns) {
+            n, size, counts throws(LayoutError) in try Self.pinchLayout(columns: n, count: counts.first ?? 0, size: size)
+        }
+        let began = columnPinch.begin(viewport: viewport, focus: point, containerSize: viewportSize, itemCounts: [photos.count])
+        pinch = began ? columnPinch : nil
+    }
+
+    /// The pinch's scale since it began (above 1: fewer, larger photos) and
+    /// where the fingers are now.
+    package func pinch(scale: CGFloat, at point: CGPoint?) {
+        pinch?.change(scale: scale, focus: point)
+    }
+
+    /// The fingers lifted at `now`, the scale changing by `velocity` per second.
+    package func endPinch(velocity: CGFloat = 0, now: TimeInterval) {
+        pinch?.end(scaleVelocity: velocity, at: now)
+    }
+
+    /// One step to `columns + step` (the [ and ] keys), animated like a
+    /// pinch released there, around the centre of the window.
+    package func stepColumns(by step: Int, now: TimeInterval) {
+        guard !isPinching, !photos.isEmpty else { return }
+        let current = layout.columnCount
+        let target = min(max(current + step, Self.pinchColumns.lowerBound), Self.pinchColumns.upperBound)
+        guard target != current else { return }
+        beginPinch(at: CGPoint(x: viewportSize.width / 2, y: viewportSize.height / 2))
+        // A photo's width is about the width divided by the count: the scale that reaches `target`.
+        pinch(scale: CGFloat(current) / CGFloat(target), at: nil)
+        endPinch(now: now)
+    }
+
+    /// Moves a settling pinch to `now`; once it has come to rest, the grid
+    /// of the count it chose takes over where it left the photos.
+    private func advancePinch(now: TimeInterval) {
+        guard var columnPinch = pinch, columnPinch.isActive else { return }
+        let offset = columnPinch.contentOffset
+        if !columnPinch.advance(to: now), let offset {
+            settings.columns = columnPinch.columns
+            settings.layout = columnPinch.columns == 1 ? .list : .grid
+            layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
+            let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+            scroll.updateBounds(range, viewportExtent: viewportSize.height)
+            scroll.jump(to: range.clamp(offset.y))
+        }
+        pinch = columnPinch
     }
 
     // MARK: Settings
@@ -305,7 +385,21 @@ package final class GalleryModel {
         let offset: CGPoint
         var items: [(Int, CGRect)] = []
         var destinationSizes: [Int: CGSize] = [:]
-        if let (animation, _) = transition {
+        advancePinch(now: now)
+        if let columnPinch = pinch, columnPinch.isActive, let pinchOffset = columnPinch.contentOffset {
+            offset = pinchOffset
+            // Pictures at the size of the nearer whole count: one decode per count, not per frame.
+            let live = columnPinch.active
+            let nearer = live.flatMap { ($0.progress < 0.5 ? $0.sourceLayout : $0.destinationLayout).base as? GridLayout }
+            let anchor = live?.anchor
+            var anchorItem: (Int, CGRect)?
+            columnPinch.forEachItem { index, frame in
+                destinationSizes[index.item] = nearer?.frame(of: index)?.size
+                // The photo under the fingers is drawn last: the ones that rewrap slide past underneath.
+                if index == anchor { anchorItem = (index.item, frame) } else { items.append((index.item, frame)) }
+            }
+            if let anchorItem { items.append(anchorItem) }
+        } else if let (animation, _) = transition {
             offset = animation.contentOffset(at: progress)
             animation.forEachItem(at: progress) { index, frame in
                 items.append((index.item, frame))
@@ -401,7 +495,7 @@ package final class GalleryModel {
 
     /// Whether anything is moving (for an idle render loop).
     package var isAnimating: Bool {
-        !scroll.isAtRest || transition != nil || requests.pendingCount > 0
+        !scroll.isAtRest || transition != nil || isPinching || requests.pendingCount > 0
             || pictures.values.contains { if case .image(_, _, _, nil, _) = $0 { return true } else { return false } }
     }
 
@@ -438,7 +532,7 @@ package final class GalleryModel {
     private func planLoading(visibleRect: CGRect, placer: ParallaxScroller.Placer) {
         guard let viewportLoading else { return }
         // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
-        guard transition == nil else { return }
+        guard transition == nil, !isPinching else { return }
         let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, effect: settings.effect,
                                intensity: settings.intensity, reduceMotion: settings.reduceMotion, scale: settings.scale)
         if keys != plannedKeys {

@@ -118,7 +118,8 @@ package struct GalleryRenderer {
     @MainActor
     package static func settingsLine(of model: GalleryModel) -> String {
         let settings = model.settings
-        return String(format: "%@ · %@ · intensity %.1f%@ · latency %@, failures %d %%", settings.layout.rawValue,
+        let layout = settings.layout == .grid ? "grid of \(model.columnCount)" : "list"
+        return String(format: "%@ · %@ · intensity %.1f%@ · latency %@, failures %d %%", layout,
                       settings.effect.rawValue, Double(settings.intensity), settings.reduceMotion ? " · Reduce Motion" : "",
                       settings.latency.rawValue, Int(settings.failureRate * 100))
     }
@@ -127,6 +128,7 @@ package struct GalleryRenderer {
         "ParallaxKit gallery — keys",
         "wheel, drag, arrows, Page Up/Down, Home/End   scroll (flings snap to rows)",
         "G   switch grid ↔ list (keeps the photo)        E   effect: depth / window / off",
+        "Ctrl + wheel, pinch, [ and ]   fewer / more columns (1–8; the photo under the pointer stays)",
         "+ / −   parallax intensity                        M   Reduce Motion",
         "R   reload all (forget downloads)               X   erase all and fetch the list again",
         "L   server latency: none / 0–2 s / 1–5 s         F   failure rate: 0 / 10 / 30 %",

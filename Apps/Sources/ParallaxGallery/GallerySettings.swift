@@ -64,6 +64,9 @@ package enum LatencyPreset: String, Sendable, Hashable, CaseIterable {
 /// Everything the gallery starts from.
 package struct GallerySettings: Sendable, Hashable {
     package var layout: GalleryLayout = .grid
+    /// The grid's column count once a pinch has chosen one; `nil`: as many
+    /// as fit (RolfHendriks' UICollectionView-Demo's flexible columns).
+    package var columns: Int?
     package var effect: GalleryEffect = .depth
     package var intensity: CGFloat = 1
     package var reduceMotion = false

@@ -27,6 +27,12 @@ package final class GalleryWindow {
     private var workTimes = FrameStatistics()
     private var running = true
     private var dragging: (last: CGPoint, samples: [(time: Double, y: CGFloat)], moved: CGFloat)?
+    /// A pinch made of Ctrl + wheel events (what touchpad pinches arrive as
+    /// on X11) or of SDL's multi-finger gestures: its scale so far, and when
+    /// its last event came. It ends when no event has come for a moment.
+    private var wheelPinch: (scale: CGFloat, last: Double, samples: [(time: Double, scale: CGFloat)])?
+    /// How long a pinch waits for another wheel or gesture event before it ends.
+    private static let pinchPause = 0.15
     private let screenshotDirectory: URL?
     private var screenshots = 0
     /// The layered background (Y), when shown.
@@ -80,6 +86,10 @@ package final class GalleryWindow {
             var event = SDL_Event()
             while SDL_PollEvent(&event) != 0 { await handle(event, canvas: canvas) }
             let start = Self.now()
+            if let pinch = wheelPinch, start - pinch.last > Self.pinchPause {
+                model.endPinch(velocity: Self.velocity(of: pinch.samples), now: start)
+                wheelPinch = nil
+            }
             canvas.beginFrame()
             if let scene {
                 scene.advance(by: CGFloat(min(start - previous, 0.25)))
@@ -111,6 +121,28 @@ package final class GalleryWindow {
         }
     }
 
+    /// Follows a pinch made of wheel or gesture events: the first one begins
+    /// it at `point`, each one scales it by `factor`.
+    private func pinchBy(factor: CGFloat, at point: CGPoint) {
+        guard factor.isFinite, factor > 0 else { return }
+        let now = Self.now()
+        if wheelPinch == nil {
+            model.beginPinch(at: point)
+            wheelPinch = (1, now, [])
+        }
+        wheelPinch!.scale *= factor
+        wheelPinch!.last = now
+        wheelPinch!.samples.append((now, wheelPinch!.scale))
+        if wheelPinch!.samples.count > 6 { wheelPinch!.samples.removeFirst() }
+        model.pinch(scale: wheelPinch!.scale, at: point)
+    }
+
+    /// The scale's change per second over the last events (0 with fewer than two).
+    private static func velocity(of samples: [(time: Double, scale: CGFloat)]) -> CGFloat {
+        guard let first = samples.first, let last = samples.last, last.time - first.time > 0.01 else { return 0 }
+        return (last.scale - first.scale) / CGFloat(last.time - first.time)
+    }
+
     private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
 
     private func hud() -> [String] {
@@ -133,6 +165,16 @@ package final class GalleryWindow {
             scene?.resize(to: size)
         case SDL_MOUSEWHEEL where scene != nil:
             scene!.fling(velocity: -CGFloat(event.wheel.preciseY + event.wheel.preciseX) * 2400)
+        case SDL_MOUSEWHEEL where (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_CTRL.rawValue)) != 0:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            // A notch is a tenth more or less; a touchpad's pinch sends fractions of a notch.
+            pinchBy(factor: pow(1.1, CGFloat(event.wheel.preciseY)), at: CGPoint(x: CGFloat(x), y: CGFloat(y)))
+        case SDL_MULTIGESTURE where event.mgesture.numFingers >= 2:
+            // Positions are normalised to the touch device; the distance change likewise.
+            let point = CGPoint(x: CGFloat(event.mgesture.x) * model.viewportSize.width,
+                                y: CGFloat(event.mgesture.y) * model.viewportSize.height)
+            pinchBy(factor: exp(CGFloat(event.mgesture.dDist) * 4), at: point)
         case SDL_MOUSEWHEEL:
             model.fling(velocity: -CGFloat(event.wheel.preciseY) * 1800)
         case SDL_MOUSEBUTTONDOWN where scene != nil && event.button.button == UInt8(SDL_BUTTON_LEFT):
@@ -192,6 +234,8 @@ package final class GalleryWindow {
         switch Int(key) {
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): running = false
         case Int(SDLK_g.rawValue): model.toggleLayout(now: Self.now())
+        case Int(SDLK_LEFTBRACKET.rawValue): model.stepColumns(by: -1, now: Self.now())
+        case Int(SDLK_RIGHTBRACKET.rawValue): model.stepColumns(by: 1, now: Self.now())
         case Int(SDLK_e.rawValue): model.cycleEffect()
         case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): model.changeIntensity(by: 0.25)
         case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): model.changeIntensity(by: -0.25)
