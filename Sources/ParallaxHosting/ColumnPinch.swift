@@ -13,7 +13,7 @@ import ParallaxLayout
 /// ParallaxUIKit's `DensityPinchGesture` drives it from a
 /// `UIPinchGestureRecognizer` and a display link; the Linux gallery from
 /// Ctrl + wheel, touchpad pinches and keys; tests drive it with plain
-/// values. The geometry is ``DensityPinch``'s: the photo under the fingers
+/// values. The geometry is `DensityPinch`'s: the photo under the fingers
 /// stays under them.
 ///
 /// Complexity: O(1) per event and per settling frame, plus a layout build

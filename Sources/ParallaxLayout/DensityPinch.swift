@@ -31,7 +31,7 @@ import ParallaxCore
 ///
 /// **Cost.** Each frame reads the two current layouts only: the anchor's two
 /// frames and the items visible in either layout, with nothing allocated
-/// (``forEachItem(_:)``). A layout is built the first time its column count
+/// (``forEachItem(at:_:)``). A layout is built the first time its column count
 /// is reached and then kept for the rest of the pinch, so chaining costs one
 /// build per new count (closed form and cheap for ``GridLayout``; O(N) for
 /// ``QuiltLayout``, which a surface may build ahead of time).
