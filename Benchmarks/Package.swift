@@ -38,13 +38,19 @@ let package = Package(
             path: "Benchmarks/ParallaxBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Thumbnails from real photos against libvips and a full decode, as
-        // whole processes too (peak memory): a plain executable, run by
-        // scripts/bench-thumbnails.sh, not by the benchmark harness.
-        .executableTarget(
-            name: "thumbnail-benchmark",
-            dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
-            path: "Tools/ThumbnailBenchmark"
-        ),
     ]
 )
+
+#if os(Linux)
+// Thumbnails from real photos against libvips and a full decode, as whole
+// processes too (peak memory): a plain executable, run by
+// scripts/bench-thumbnails.sh, not by the benchmark harness. Linux only: it
+// measures processes through posix_spawn, wait4 and /proc.
+package.targets.append(
+    .executableTarget(
+        name: "thumbnail-benchmark",
+        dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
+        path: "Tools/ThumbnailBenchmark"
+    )
+)
+#endif

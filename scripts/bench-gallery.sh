@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
 # The gallery's benchmarks (release build, software renderer): frame time, the
-# disk cache's entry formats, then scroll sessions, written into BENCHMARKS.md.
+# disk cache's entry formats, then scroll sessions. parallax-gallery writes
+# each report as Markdown (--out) and scripts/bench-report.py puts it into its
+# section of BENCHMARKS.md (the rest of the file is kept).
+#
+# Usage: scripts/bench-gallery.sh [bench options]   (extra options go to `parallax-gallery bench`)
+#   BENCHMARKS_MD=FILE writes into FILE instead of BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+REPORT="${BENCHMARKS_MD:-BENCHMARKS.md}"
 scripts/fetch-photos.sh
 swift build --package-path Apps -c release --product parallax-gallery
-"$(swift build --package-path Apps -c release --show-bin-path)/parallax-gallery" bench --size 1280x800 --out BENCHMARKS.md "$@"
-"$(swift build --package-path Apps -c release --show-bin-path)/parallax-gallery" cache-formats --out BENCHMARKS.md
+gallery="$(swift build --package-path Apps -c release --show-bin-path)/parallax-gallery"
+body="$(mktemp -d)"
+trap 'rm -rf "$body"' EXIT
+
+# Writes the report $body/KEY.md into the section KEY, naming the command that made it.
+section() {
+    python3 scripts/bench-report.py section "$REPORT" "$1" "$body/$1.md" --by "parallax-gallery $2" --rerun scripts/bench-gallery.sh
+}
+
+"$gallery" bench --size 1280x800 --out "$body/gallery-benchmarks.md" "$@"
+section gallery-benchmarks "bench --size 1280x800${*:+ $*}"
+"$gallery" cache-formats --out "$body/cache-format-benchmarks.md"
+section cache-format-benchmarks "cache-formats"
 # What the user sees: real-time paced scroll sessions (grid and list, photos
 # on disk and a slow server) against the arrival-order baseline, then a first
 # and a second launch with the disk cache, over the folder and over HTTP.
-"$(swift build --package-path Apps -c release --show-bin-path)/parallax-gallery" session --count 3000 --out BENCHMARKS.md
+"$gallery" session --count 3000 --out "$body/session-benchmarks.md"
+section session-benchmarks "session --count 3000"

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Peak memory and time of the decoder on hostile files (lying headers and
 # chunks, enormous honest pictures), now and at a baseline commit, written
-# to BENCHMARKS.md. The baseline is built from a temporary git worktree
-# outside the repository (never committed).
+# to BENCHMARKS.md (section hostile-benchmarks) by scripts/bench-report.py.
+# The baseline is built from a temporary git worktree outside the repository
+# (never committed).
 #
 #   scripts/bench-hostile.sh [--baseline COMMIT]   (default 7de9e48: before the memory budget)
+#   BENCHMARKS_MD=FILE writes into FILE instead of BENCHMARKS.md.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPORT="${BENCHMARKS_MD:-$REPO/BENCHMARKS.md}"
 BASELINE=7de9e48
 [[ "${1:-}" == "--baseline" ]] && BASELINE="${2:?--baseline needs a commit}"
 SWIFT="${SWIFT:-swift}"
@@ -33,4 +36,6 @@ if [[ -d "$worktree" ]] || git worktree add --detach "$worktree" "$BASELINE" >/d
 else
     echo "bench-hostile: cannot check out $BASELINE; reporting this checkout only" >&2
 fi
-/usr/bin/python3 scripts/hostile/bench-hostile.py "$files" BENCHMARKS.md "$current" "${before_tool[@]}"
+/usr/bin/python3 scripts/hostile/bench-hostile.py "$files" "$current" "${before_tool[@]}" >"$files/section.md"
+python3 scripts/bench-report.py section "$REPORT" hostile-benchmarks "$files/section.md" \
+    --by scripts/hostile/bench-hostile.py --rerun scripts/bench-hostile.sh

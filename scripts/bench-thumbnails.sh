@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Thumbnails from real photos: ParallaxKit against libvips (`vipsthumbnail`)
-# and a plain full decode + resize, time per photo, peak memory and PSNR,
-# written into BENCHMARKS.md between <!-- thumbnail-benchmarks:start --> and
-# <!-- thumbnail-benchmarks:end --> (the rest of the file is kept).
+# and a plain full decode + resize, time per photo, peak memory and PSNR; then
+# how fast a photo's header is read. thumbnail-benchmark prints each report as
+# Markdown and scripts/bench-report.py writes it into BENCHMARKS.md, between
+# <!-- thumbnail-benchmarks:start/end --> and <!-- header-benchmarks:start/end -->
+# (the rest of the file is kept).
 #
 # Usage: scripts/bench-thumbnails.sh [--runs N]
 #   Extra options go to the thumbnail-benchmark tool
 #   (Benchmarks/Tools/ThumbnailBenchmark; `--help` lists them).
+#   BENCHMARKS_MD=FILE writes into FILE instead of BENCHMARKS.md.
 #
 # Installs libvips-tools if missing (scripts/ensure-packages.sh; without it the
 # vips columns read MISSING), fetches the photo set if it is not cached yet
@@ -16,6 +19,7 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PHOTOS="${PHOTO_CACHE:-$REPO/.cache/photos}"
+REPORT="${BENCHMARKS_MD:-$REPO/BENCHMARKS.md}"
 SWIFT="${SWIFT:-swift}"
 
 if [[ "$(uname -s)" != "Linux" ]]; then
@@ -32,5 +36,13 @@ PHOTO_CACHE="$PHOTOS" scripts/fetch-photos.sh
 "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark \
     || { rm -f Benchmarks/.build/*.yaml; "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark; }
 BIN="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)"
-"$BIN/thumbnail-benchmark" --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md" "$@"
-"$BIN/thumbnail-benchmark" --headers --photos "$PHOTOS" --out "$REPO/BENCHMARKS.md"
+
+body="$(mktemp)"
+trap 'rm -f "$body"' EXIT
+"$BIN/thumbnail-benchmark" --photos "$PHOTOS" "$@" >"$body"
+python3 scripts/bench-report.py section "$REPORT" thumbnail-benchmarks "$body" \
+    --by "thumbnail-benchmark${*:+ $*}" --rerun scripts/bench-thumbnails.sh \
+    --fact "libvips: $(vips --version 2>/dev/null || echo 'not installed')"
+"$BIN/thumbnail-benchmark" --headers --photos "$PHOTOS" >"$body"
+python3 scripts/bench-report.py section "$REPORT" header-benchmarks "$body" \
+    --by "thumbnail-benchmark --headers" --rerun scripts/bench-thumbnails.sh

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Runs the benchmarks in Benchmarks/ (release build) and writes their results
-# into BENCHMARKS.md at the repository root (scripts/bench-report.py keeps any
-# other sections of that file).
+# into BENCHMARKS.md at the repository root: scripts/bench-report.py renders
+# the harness's JMH export into the frame and quilt sections (every other
+# section of the file is kept).
 #
 # Usage: scripts/bench.sh [benchmark options]
 #   Extra options go to `swift package benchmark run`, e.g.
 #   scripts/bench.sh --filter 'Frame/grid-dense/.*'
+#   BENCHMARKS_MD=FILE writes into FILE instead of BENCHMARKS.md.
 #
 # The JMH export lands in .build-bench-out/ (git-ignored).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$REPO/.build-bench-out"
+REPORT="${BENCHMARKS_MD:-$REPO/BENCHMARKS.md}"
 
 mkdir -p "$OUT"
 rm -f "$OUT/Current_run.jmh.json"
@@ -31,4 +34,5 @@ swift package ${SANDBOX[@]+"${SANDBOX[@]}"} --allow-writing-to-package-directory
     benchmark run --format jmh --path "$OUT" --no-progress --quiet "$@"
 
 cd "$REPO"
-python3 scripts/bench-report.py "$OUT/Current_run.jmh.json" "$REPO/BENCHMARKS.md"
+python3 scripts/bench-report.py harness "$REPORT" "$OUT/Current_run.jmh.json" \
+    --by "swift package benchmark run${*:+ $*}" --rerun scripts/bench.sh

@@ -381,21 +381,6 @@ struct LoaderTests {
     }
 }
 
-@Suite("Image bindings")
-struct ImageBindingTableTests {
-    @Test func onlyTheCurrentTicketIsAccepted() throws {
-        var bindings = ImageBindingTable<Int>()
-        let first = bindings.bind(7, to: Numbered.key(1))
-        let second = bindings.bind(7, to: Numbered.key(2))
-        #expect(!bindings.accepts(first, for: 7) && bindings.accepts(second, for: 7))
-        let again = bindings.bind(7, to: Numbered.key(2))                  // same key, new bind
-        #expect(!bindings.accepts(second, for: 7) && bindings.accepts(again, for: 7))
-        #expect(!bindings.accepts(again, for: 8))
-        bindings.unbind(7)
-        #expect(!bindings.accepts(again, for: 7) && bindings.ticket(for: 7) == nil)
-    }
-}
-
 /// A source whose downloads wait at a gate until the test opens it, and
 /// which records the order they arrived in: the order is the loader's.
 actor GatedSource: ImageSource {

@@ -106,23 +106,16 @@ struct SourceTests {
 
     @Test func eraseFailsDownloadsUnderWayAndRefetchesTheList() async throws {
         let backing = InMemoryImageSource(images: [("a", Data([1]))])
-        let server = SimulatedImageServer(backing: backing, behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)))
+        let clock = ManualClock()
+        let server = SimulatedImageServer(backing: backing, behavior: .init(latency: .milliseconds(600) ... .milliseconds(600)),
+                                          clock: clock)
         #expect(try await server.imageIDs() == ["a"])
         let download = Task { try await server.data(for: "a") }
-        try await Task.sleep(for: .milliseconds(20))
+        await clock.waitForSleep(of: .milliseconds(600))       // the download is under way, waiting out its latency
         await server.eraseAll()
+        clock.advance(by: .milliseconds(600))
         await #expect(throws: ImageSourceError.erased("a")) { try await download.value }
         #expect(try await server.imageIDs() == ["a"])
         #expect(await server.downloadsInFlight == 0)
-    }
-}
-
-@Suite("Simulated server's draws")
-struct SimulatedServerDrawTests {
-    @Test func theClosedFormDrawsAreSplitMix64s() {
-        for seed: UInt64 in [0, 1, 2015, .max, 0x1234_5678_9ABC_DEF0] {
-            var generator = SplitMix64(seed: seed)
-            for draw: UInt64 in 1...5 { #expect(SimulatedImageServer.splitMix(seed, draw: draw) == generator.next()) }
-        }
     }
 }

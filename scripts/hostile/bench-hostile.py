@@ -2,22 +2,21 @@
 """Peak memory and time of a 400 x 400 thumbnail of each hostile file
 (scripts/hostile/make-hostile.py), by the current decoder and by a baseline
 build, each file in a fresh process (thumbnail-benchmark's `--child fill`),
-written to BENCHMARKS.md between <!-- hostile-benchmarks:start --> and
-<!-- hostile-benchmarks:end -->.
+reaped with wait4 for its own ru_maxrss. Prints the section as Markdown on
+standard output (progress on standard error); scripts/bench-hostile.sh hands
+it to scripts/bench-report.py, which writes it into BENCHMARKS.md.
 
-    bench-hostile.py FOLDER OUT.md CURRENT_TOOL [BASELINE_TOOL BASELINE_NAME]
+    bench-hostile.py FOLDER CURRENT_TOOL [BASELINE_TOOL BASELINE_NAME]
 """
-import datetime
 import os
-import platform
 import re
 import subprocess
 import sys
 import time
 
-folder, out, current = sys.argv[1], sys.argv[2], sys.argv[3]
-baseline = sys.argv[4] if len(sys.argv) > 5 else None
-baseline_name = sys.argv[5] if len(sys.argv) > 5 else None
+folder, current = sys.argv[1], sys.argv[2]
+baseline = sys.argv[3] if len(sys.argv) > 4 else None
+baseline_name = sys.argv[4] if len(sys.argv) > 4 else None
 RUNS = 3
 
 WHAT = {
@@ -52,14 +51,11 @@ for name in WHAT:
     after = measure(current, path)
     before = measure(baseline, path) if baseline else None
     rows.append((name, before, after))
-    print("hostile: %s: %s" % (name, ", ".join("%.2f s %.0f MiB %s" % m for m in (before, after) if m)))
+    print("hostile: %s: %s" % (name, ", ".join("%.2f s %.0f MiB %s" % m for m in (before, after) if m)), file=sys.stderr)
 
 lines = [
-    "<!-- hostile-benchmarks:start -->",
     "## Hostile files: memory and time of one thumbnail",
     "",
-    "Generated %s on %s (%s, %d cores) by `scripts/bench-hostile.sh`." % (
-        datetime.date.today().isoformat(), platform.node() or "this machine", platform.machine(), os.cpu_count() or 0),
     "Each file is thumbnailed to 400 × 400 (fill) in a fresh process (`thumbnail-benchmark --child fill`), "
     "%d times; the median wall time and the highest peak resident set are shown. " % RUNS
     + ("*Before* is the decoder at %s, the last commit before the memory budget work; " % baseline_name if baseline else "")
@@ -77,11 +73,4 @@ for name, before, after in rows:
         cells += ["%.2f s" % m[0], "%.0f MiB" % m[1], m[2].replace("|", "/")]
     lines.append("| " + " | ".join(cells) + " |")
 lines.append("\n*The honest progressive file is refused on purpose*: for any progressive decode, even a 1/8-scale thumbnail that reads only the first scan, libjpeg keeps every block's coefficients (here 568 MB); that is over the default per-decode budget of 256 MiB (`DecodingOptions.maximumDecodeBytes`, which an app that expects such files raises). The lying headers fail before anything of their claimed size exists, and the honest PNG streams: 29 MiB instead of 860.")
-lines.append("<!-- hostile-benchmarks:end -->")
-section = "\n".join(lines) + "\n"
-
-text = open(out, encoding="utf-8").read() if os.path.exists(out) else ""
-pattern = re.compile(r"<!-- hostile-benchmarks:start -->.*?<!-- hostile-benchmarks:end -->\n?", re.S)
-text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-with open(out, "w", encoding="utf-8") as f:
-    f.write(text)
+print("\n".join(lines))

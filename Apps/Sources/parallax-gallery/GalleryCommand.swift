@@ -134,6 +134,23 @@ struct SharedOptions: ParsableArguments {
         }
     }
 
+    /// Checks a benchmark's `--out FILE` before any work: writable, and not a
+    /// file of benchmark sections such as BENCHMARKS.md, which the report
+    /// would replace whole (scripts/bench-report.py is what writes those).
+    static func requireReportFile(_ path: String) throws {
+        try requireWritable(path, option: "--out", kind: .file)
+        if let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("<!-- "), text.contains(":start -->") {
+            throw ValidationError("--out '\(path)' holds benchmark sections; the report would replace the whole file. "
+                                  + "Write it elsewhere; scripts/bench-report.py section puts a report into its section.")
+        }
+    }
+
+    /// Writes a benchmark's Markdown report (`--out`), replacing the file.
+    static func writeReport(_ markdown: String, to path: String) throws {
+        try WriteFailure.reporting(path) { try (markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
+        print("wrote \(path)")
+    }
+
     /// The photos to show; a missing or empty folder falls back to
     /// generated pictures with a clear message, so the gallery still runs.
     func library() async -> PhotoLibrary {
@@ -275,11 +292,11 @@ struct Bench: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "Markdown file to write the results into (its gallery-benchmarks section); its folder must exist.")
+    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
     var out: String?
 
     func validate() throws {
-        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+        if let out { try SharedOptions.requireReportFile(out) }
     }
 
     @MainActor
@@ -288,7 +305,7 @@ struct Bench: AsyncParsableCommand {
         let library = await options.library()
         let results = try await GalleryBenchmark.run(library: library, size: size)
         print(results.summary)
-        if let out { try WriteFailure.reporting(out) { try results.write(into: URL(fileURLWithPath: out)) } }
+        if let out { try SharedOptions.writeReport(results.markdown, to: out) }
     }
 }
 
@@ -299,11 +316,11 @@ struct CacheFormats: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "Markdown file to write the results into (its cache-format-benchmarks section); its folder must exist.")
+    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
     var out: String?
 
     func validate() throws {
-        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+        if let out { try SharedOptions.requireReportFile(out) }
     }
 
     @MainActor
@@ -313,7 +330,7 @@ struct CacheFormats: AsyncParsableCommand {
             print(String(format: "%@: %.0f bytes, read %.3f ms, PSNR %.1f / %.1f dB", row.name, row.bytesPerEntry,
                          row.readSeconds * 1000, row.meanPSNR, row.minimumPSNR))
         }
-        if let out { try WriteFailure.reporting(out) { try results.write(into: URL(fileURLWithPath: out)) } }
+        if let out { try SharedOptions.writeReport(results.markdown, to: out) }
     }
 }
 
@@ -340,11 +357,11 @@ struct Session: AsyncParsableCommand {
     @Option(help: "Launches to measure with the thumbnail disk cache, comma-separated: disk (first and second launch over the photo folder), http (the same over python3 -m http.server on loopback), or none.")
     var launches: String = "disk,http"
 
-    @Option(help: "Markdown file to write the results into (its session-benchmarks section); its folder must exist.")
+    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
     var out: String?
 
     func validate() throws {
-        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+        if let out { try SharedOptions.requireReportFile(out) }
         for name in launches.split(separator: ",") where !["disk", "http", "none"].contains(name) {
             throw ValidationError("--launches takes disk, http and none, not \(name)")
         }
@@ -404,9 +421,7 @@ struct Session: AsyncParsableCommand {
                 }
             }
         }
-        if let out {
-            try WriteFailure.reporting(out) { try SessionReport.write(figures, machine: MachineFacts.lines, into: URL(fileURLWithPath: out)) }
-        }
+        if let out { try SharedOptions.writeReport(SessionReport.markdown(figures), to: out) }
     }
 }
 

@@ -1,16 +1,12 @@
-#if os(Linux)
 import Foundation
-import Glibc
 
-/// What one measured program cost, as seen by its launcher.
-struct ProcessMeasurement: Sendable {
-    var termination: Termination
-    var wallTime: Duration
-    var cpuTime: Duration
-    /// The program's peak resident set (`ru_maxrss`), KiB.
+/// A program's figures over several runs of one process: median times, highest peak.
+struct ProcessFigures: Sendable {
+    var wallMilliseconds: Double
+    var cpuMilliseconds: Double
+    /// The highest `ru_maxrss` of the runs, KiB.
     var peakResidentKiB: Int
-    /// The launcher's own resident high-water mark when it started the
-    /// program, KiB: the smallest `peakResidentKiB` can read.
+    /// The launcher's own resident high-water mark: the lowest `peakResidentKiB` can read, KiB.
     var floorKiB: Int
 }
 
@@ -27,76 +23,59 @@ struct ProcessMeasurement: Sendable {
 /// launcher's own high-water mark is the floor of the figure and is
 /// reported with it.
 enum PeakMemoryProbe {
-    /// The hidden subcommand that makes this executable a launcher.
-    static let subcommand = "--measure"
+    /// The hidden flag that makes this executable a launcher.
+    static let launcherFlag = "--measure"
     private static let marker = "thumbnail-benchmark-measurement"
 
-    /// Runs `program arguments…` under a launcher, with `environment` added
-    /// to this process's, and returns what it cost. The program's standard
-    /// output goes to this process's standard error.
-    static func measure(_ program: String, arguments: [String],
-                        environment: [String: String] = [:]) throws(BenchmarkError) -> ProcessMeasurement {
-        let launcher = ChildProcess.currentExecutable
-        let result = try ChildProcess.run(launcher, arguments: [subcommand, program] + arguments,
-                                          environment: environment, output: .capture)
-        guard result.outcome.termination.succeeded,
-              let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else {
-            throw .process("the launcher for \(program) failed (\(result.outcome.termination)); output: \(result.output)")
+    /// `program arguments…` (with `environment` added) run `runs` times, each
+    /// under a launcher: median wall and CPU time, highest peak memory.
+    /// - Throws: when the program cannot start or does not exit with status 0.
+    static func measure(_ program: String, arguments: [String], environment: [String: String] = [:],
+                        runs: Int) throws(Failure) -> ProcessFigures {
+        var walls: [Double] = [], cpus: [Double] = [], peak = 0, floor = 0
+        for _ in 0..<max(runs, 1) {
+            let result = try ChildProcess.run(ChildProcess.currentExecutable, arguments: [launcherFlag, program] + arguments,
+                                              environment: environment, capture: true)
+            // The launcher's last line: "thumbnail-benchmark-measurement status=… wall_ns=… cpu_ns=… maxrss_kib=… floor_kib=…".
+            let line = result.output.split(separator: "\n").last { $0.hasPrefix(marker) } ?? ""
+            let fields = line.split(separator: " ").dropFirst().compactMap { $0.split(separator: "=").last.flatMap { Int64($0) } }
+            guard result.outcome.status == 0, fields.count == 5 else {
+                throw Failure("the launcher for \(program) failed (\(ChildProcess.describe(status: result.outcome.status))): \(result.output)")
+            }
+            guard fields[0] == 0 else {
+                throw Failure("\((program as NSString).lastPathComponent) ended with \(ChildProcess.describe(status: Int32(fields[0])))")
+            }
+            walls.append(Double(fields[1]) / 1e6)
+            cpus.append(Double(fields[2]) / 1e6)
+            (peak, floor) = (max(peak, Int(fields[3])), max(floor, Int(fields[4])))
         }
-        var fields: [String: Int64] = [:]
-        for field in line.split(separator: " ").dropFirst() {
-            let parts = field.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, let value = Int64(parts[1]) { fields[String(parts[0])] = value }
-        }
-        guard let exited = fields["exited"], let signalled = fields["signalled"], let wall = fields["wall_ns"],
-              let cpu = fields["cpu_ns"], let peak = fields["maxrss_kib"], let floor = fields["floor_kib"] else {
-            throw .process("cannot read the launcher's report for \(program): \(line)")
-        }
-        return ProcessMeasurement(
-            termination: signalled != 0 ? .signalled(Int32(signalled)) : .exited(Int32(exited)),
-            wallTime: .nanoseconds(wall), cpuTime: .nanoseconds(cpu),
-            peakResidentKiB: Int(peak), floorKiB: Int(floor))
+        return ProcessFigures(wallMilliseconds: median(walls), cpuMilliseconds: median(cpus), peakResidentKiB: peak, floorKiB: floor)
     }
 
-    /// The launcher side (`--measure PROGRAM ARGS…`): runs the program,
-    /// writes the measurement line to standard output, returns the exit
-    /// status for the launcher (0 once the program ran, whatever its status).
+    /// The launcher (`--measure PROGRAM ARGS…`): runs the program, its output
+    /// going to standard error, and prints the measurement line; exits 0 once
+    /// the program ran, whatever its status.
     static func runLauncher(_ command: [String]) -> Int32 {
         guard let program = command.first else {
-            FileHandle.standardError.write(Data("thumbnail-benchmark: --measure needs a program\n".utf8))
+            progress("thumbnail-benchmark: --measure needs a program")
             return 2
         }
         let floor = residentHighWaterMarkKiB()
         do {
-            let (outcome, _) = try ChildProcess.run(program, arguments: Array(command.dropFirst()), output: .standardError)
-            let (exited, signalled): (Int32, Int32)
-            switch outcome.termination {
-            case .exited(let code): (exited, signalled) = (code, 0)
-            case .signalled(let signal): (exited, signalled) = (0, signal)
-            }
-            let line = "\(marker) exited=\(exited) signalled=\(signalled) "
-                + "wall_ns=\(nanoseconds(outcome.wallTime)) cpu_ns=\(nanoseconds(outcome.cpuTime)) "
-                + "maxrss_kib=\(outcome.peakResidentKiB) floor_kib=\(floor)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            let outcome = try ChildProcess.run(program, arguments: Array(command.dropFirst()), capture: false).outcome
+            print("\(marker) status=\(outcome.status) wall_ns=\(Int64(outcome.wallTime.milliseconds * 1e6)) "
+                  + "cpu_ns=\(Int64(outcome.cpuTime.milliseconds * 1e6)) maxrss_kib=\(outcome.peakResidentKiB) floor_kib=\(floor)")
             return 0
         } catch {
-            FileHandle.standardError.write(Data("thumbnail-benchmark: \(error)\n".utf8))
+            progress("thumbnail-benchmark: \(error)")
             return 1
         }
     }
 
     /// `VmHWM` of this process, from /proc/self/status, KiB (0 if unreadable).
     static func residentHighWaterMarkKiB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
-        }
-        return 0
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
     }
 }
-#endif

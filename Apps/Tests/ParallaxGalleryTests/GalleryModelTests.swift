@@ -1,0 +1,64 @@
+import Foundation
+import ParallaxCore
+import ParallaxHosting
+import ParallaxImages
+import ParallaxLayout
+import Testing
+@testable import ParallaxGallery
+
+@Suite("Gallery model")
+@MainActor
+struct GalleryModelTests {
+    @Test func switchingLayoutsDecodesEachPictureOnceAtItsFinalSize() async throws {
+        let library = PhotoLibrary.synthetic(count: 40, width: 300, height: 200)
+        var settings = GallerySettings()
+        settings.latency = .none
+        // No preloading, so every decode is for a cell seen on screen: an interpolated size would show as extra decodes.
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844),
+                                 loading: .followsViewport(LoadingRanges(ahead: 0, behind: 0)))
+        await model.loadPhotoList()
+        model.jump(to: 400)
+        await model.settle(at: 0)
+        let before = await model.loader.statistics.decodes
+        let top = model.topItem
+        model.toggleLayout(now: 1)
+        var visible = Set<Int>()
+        for frame in 0...30 {
+            model.update(now: 1 + Double(frame) / 60)
+            visible.formUnion(model.cells.map(\.item))
+            try await Task.sleep(for: .milliseconds(8))          // frames are apart: requests get under way
+        }
+        await model.settle(at: 2)
+        await model.loader.waitUntilIdle()
+        let decodes = await model.loader.statistics.decodes - before
+        #expect(decodes <= visible.count, "\(decodes) decodes for \(visible.count) cells seen during the switch")
+        #expect(model.settings.layout == .list)
+        #expect(model.topItem == top, "the switch kept the photo at the top")
+    }
+
+    @Test func headlessFramesDrawTheHUDWhenAsked() async throws {
+        let library = PhotoLibrary.synthetic(count: 8, width: 120, height: 90)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let size = CGSize(width: 390, height: 300)
+        let plain = try #require(try await GalleryRendering.frame(library: library, settings: settings, size: size, scroll: 0))
+        let withHUD = try #require(try await GalleryRendering.frame(library: library, settings: settings, size: size, scroll: 0, hud: true))
+        // The HUD's text sits in the top-left band; the rest of the frame is the same.
+        let band = 0..<(30 * 390 * 4)
+        #expect(plain.pixels[band] != withHUD.pixels[band])
+        #expect(plain.pixels[(200 * 390 * 4)...] == withHUD.pixels[(200 * 390 * 4)...])
+    }
+
+    @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {
+        let library = PhotoLibrary.synthetic(count: 200, width: 120, height: 90)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 390, height: 844))
+        await model.loadPhotoList()
+        for step in 0..<12 {
+            model.jump(to: CGFloat(step) * 900)
+            await model.settle(at: Double(step))
+        }
+        #expect(model.heldPictureCount <= model.cells.count)
+    }
+}
