@@ -31,8 +31,9 @@ demo: deps
 ## Every test: the library's suite (with the real photos and the decoder's
 ## conformance corpus fetched first) and the apps' suite, in parallel; the
 ## loader's and the disk cache's concurrency tests again under the thread
-## sanitizer; the decoder under libFuzzer for 30 s a side; and the DocC
-## documentation of every library module, with warnings as errors.
+## sanitizer; the decoder under libFuzzer for 30 s a side; the DocC
+## documentation of every library module, with warnings as errors; and the
+## benchmark report writer on sample input.
 test: deps
 	scripts/fetch-photos.sh
 	scripts/fetch-conformance.sh
@@ -44,6 +45,7 @@ test: deps
 		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests"
 	scripts/fuzz.sh 30
 	scripts/docs.sh
+	scripts/test-bench-report.sh
 
 ## The documentation (DocC archives in .build-docs/archives).
 docs: deps
