@@ -48,6 +48,8 @@ public struct DensityPinch<Layout: ItemLayout> {
     public let viewportSize: CGSize
     /// The item the pinch keeps under the fingers, `nil` for empty content.
     public let anchor: ItemIndex?
+    /// The layouts' scroll axis (the first layout's).
+    public let axis: ScrollAxis
 
     /// The lower column count of the current pair.
     public private(set) var columns: Int
@@ -113,6 +115,7 @@ public struct DensityPinch<Layout: ItemLayout> {
                                 y: focus.y.isFinite ? focus.y : size.height / 2)
         self.focus = Self.clamped(sanitized, to: size)
         let start = try layout(columns)
+        axis = start.axis
         let counts = columnRange.count
         layouts = Array(repeating: nil, count: counts)
         anchorFrames = Array(repeating: nil, count: counts)
@@ -362,7 +365,6 @@ public struct DensityPinch<Layout: ItemLayout> {
         let offset = contentOffset(at: p)
         let viewport = CGRect(origin: offset, size: viewportSize)
         let center = CGPoint(x: offset.x + focus.x, y: offset.y + focus.y)
-        let axis = source.axis
         // The band of each end's viewport along the axis, across the whole
         // content: the offset moves sideways to keep the anchor under the
         // fingers, so items can slide into view from either side.
@@ -378,15 +380,25 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         let sourceRect = band(source, at: 0)
         let destinationRect = band(destination, at: 1)
+        // In index order, the source's band (whole rows) holds exactly the
+        // items from its first to its last index: the destination's pass
+        // skips those by index, without a frame lookup.
+        let ordered = order == 0
+        var first = ItemIndex(item: .max, section: .max), last = ItemIndex(item: -1, section: -1)
         try source.forEachItem(in: sourceRect) { index, from in
+            if ordered {
+                if index < first { first = index }
+                if last < index { last = index }
+            }
             var frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
             if frame.isVisible(in: viewport) { try body(index, frame) }
         }
         try destination.forEachItem(in: destinationRect) { index, to in
+            if ordered, !(index < first), !(last < index) { return }              // reported above
             var frame = to
             if let from = source.frame(of: index) {
-                guard !from.isVisible(in: sourceRect) else { return }       // reported above
+                guard ordered || !from.isVisible(in: sourceRect) else { return }   // reported above
                 frame = from.interpolated(to: to, fraction: p)
             }
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
@@ -414,7 +426,7 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// layout if the pinch has not reached that count before.
     private mutating func extent(columns: Int) throws(LayoutError) -> CGFloat {
         let slot = columns - columnRange.lowerBound
-        if let frame = anchorFrames[slot] { return sourceLayout.axis.cross(frame.size) }
+        if let frame = anchorFrames[slot] { return axis.cross(frame.size) }
         let layout: Layout
         if let built = layouts[slot] {
             layout = built
@@ -424,7 +436,7 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         guard let anchor, let frame = layout.frame(of: anchor) else { return 0 }
         anchorFrames[slot] = frame
-        return layout.axis.cross(frame.size)
+        return axis.cross(frame.size)
     }
 
     /// Makes (`columns`, `columns + 1`) the current pair; both are built.
