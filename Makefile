@@ -29,7 +29,7 @@ demo: deps
 	$$($(SWIFT) build $(APPS) --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
 ## Every test: the library's suite (with the real photos and the decoder's
-## conformance corpus fetched first) and the apps' suite, in parallel; the
+## conformance corpus fetched first), then the apps' suite, each running its tests in parallel; the
 ## loader's and the disk cache's concurrency tests again under the thread
 ## sanitizer; the decoder under libFuzzer for 30 s a side; the DocC
 ## documentation of every library module, with warnings as errors; and the

@@ -73,14 +73,16 @@ public struct ColumnPinch {
 
     /// The fingers came down at `focus` (viewport coordinates) while the
     /// scroll view showed `viewport` of the resting layout for
-    /// `containerSize` and `itemCounts`. A pinch that begins while the last
-    /// one settles takes over from where the settle is: the settle ends at
-    /// once. Returns `false` (and sets ``error``) when a layout cannot be
-    /// built; nothing changes then.
+    /// `containerSize` and `itemCounts`. Returns `false` (and sets ``error``)
+    /// when a layout cannot be built; nothing changes then.
+    ///
+    /// While the last pinch settles, first ``finishSettling()`` and show its
+    /// resting layout at the offset it returns: the scroll view's own
+    /// viewport is not the settle's.
     @discardableResult
     public mutating func begin(viewport: ScrollViewport, focus: CGPoint, containerSize: CGSize,
                                itemCounts: [Int]) -> Bool {
-        if case .settling(_, let settling, _) = phase { columns = settling.columns }
+        if isActive { _ = finishSettling() }
         let builder = self.builder
         do throws(LayoutError) {
             let pinch = try DensityPinch(columns: columns, in: range, viewport: viewport, focus: focus) {
@@ -144,6 +146,33 @@ public struct ColumnPinch {
         return true
     }
 
+    /// Ends a settle (or a pinch) at once, as if it had come to rest:
+    /// ``columns`` is the count it was heading for. Returns the offset of
+    /// that resting layout that the settle would have ended at, to show it
+    /// there; `nil` when nothing was active.
+    public mutating func finishSettling() -> CGPoint? {
+        let settling: PinchSettling, pinch: DensityPinch<AnyItemLayout>
+        switch phase {
+        case .idle: return nil
+        case .pinching(let live):
+            pinch = live
+            settling = live.end()
+        case .settling(let live, let running, _):
+            pinch = live
+            settling = running
+        }
+        columns = settling.columns
+        phase = .idle
+        return pinch.restingOffset(for: settling)
+    }
+
+    /// Abandons the pinch where it is (the items changed under it): the
+    /// scroll view shows its resting layout of ``columns`` again. Nothing to
+    /// do when no pinch is active.
+    public mutating func abandon() {
+        phase = .idle
+    }
+
     // MARK: What to show
 
     /// The pinch being followed or settling (its anchor, its two layouts);
@@ -179,7 +208,8 @@ public struct ColumnPinch {
         switch phase {
         case .idle: return
         case .pinching(let pinch): try pinch.forEachItem(body)
-        case .settling(let pinch, _, _): try pinch.forEachItem(body)
+        case .settling(let pinch, let settling, _):
+            try pinch.forEachItem(at: nil, shownAt: pinch.contentOffset(settling: settling, at: settleTime), body)
         }
     }
 

@@ -102,6 +102,11 @@ public struct DensityPinch<Layout: ItemLayout> {
         layout: @escaping (Int) throws(LayoutError) -> Layout
     ) throws(LayoutError) {
         try LayoutError.require(columnRange.lowerBound, "columnRange.lowerBound", atLeast: 1)
+        // A layout per count is kept: a thousand counts is already far more than a screen shows.
+        guard columnRange.upperBound - columnRange.lowerBound < Self.maximumCounts else {
+            throw .countOutsideRange(name: "columnRange.upperBound", value: columnRange.upperBound,
+                                     range: columnRange.lowerBound...(columnRange.lowerBound + Self.maximumCounts - 1))
+        }
         guard columnRange.contains(columns) else {
             throw .countOutsideRange(name: "columns", value: columns, range: columnRange)
         }
@@ -142,8 +147,10 @@ public struct DensityPinch<Layout: ItemLayout> {
         anchor = best?.index
         if let best {
             let frame = best.frame
-            anchorPoint = CGPoint(x: frame.width > 0 ? min(max((point.x - frame.minX) / frame.width, 0), 1) : 0.5,
-                                  y: frame.height > 0 ? min(max((point.y - frame.minY) / frame.height, 0), 1) : 0.5)
+            // Not clamped to the photo: fingers in a gap or a margin keep their distance from the
+            // nearest photo (scaled with it), so the first frame of the pinch is the frame before it.
+            anchorPoint = CGPoint(x: frame.width > 0 ? (point.x - frame.minX) / frame.width : 0.5,
+                                  y: frame.height > 0 ? (point.y - frame.minY) / frame.height : 0.5)
             anchorExtent = start.axis.cross(frame.size)
             let anchorMain = start.axis.main(frame.size)
             tallestRatio = anchorMain > 0 ? max(tallest / anchorMain, 1) : 1
@@ -153,12 +160,17 @@ public struct DensityPinch<Layout: ItemLayout> {
             tallestRatio = 1
         }
         initialOffset = viewport.contentOffset
+        insets = viewport.insets
         for count in columnRange where layouts[count - columnRange.lowerBound] != nil { _ = try extent(columns: count) }
         try select(columns: columns)
     }
 
     /// The content offset when the pinch began (used when there is no anchor).
     @usableFromInline let initialOffset: CGPoint
+    /// The viewport's insets (safe area, bars), which the resting offset respects.
+    private let insets: EdgeInsets
+    /// The most column counts a range may hold.
+    public static var maximumCounts: Int { 1_024 }
 
     // MARK: Driving
 
@@ -219,13 +231,15 @@ public struct DensityPinch<Layout: ItemLayout> {
     public mutating func move(to position: CGFloat) throws(LayoutError) {
         guard position.isFinite else { return }
         let lowest = columnRange.lowerBound, highest = columnRange.upperBound
+        // At most the rubber band's half step past either end (a fast spring's overshoot).
+        let bounded = min(max(position, CGFloat(lowest) - 0.5), CGFloat(highest) + 0.5)
         guard highest > lowest else {
-            progress = position - CGFloat(lowest)
+            progress = bounded - CGFloat(lowest)
             return
         }
-        let n = min(max(Int(position.rounded(.down)), lowest), highest - 1)
+        let n = min(max(Int(bounded.rounded(.down)), lowest), highest - 1)
         if n != columns { try select(columns: n) }
-        progress = position - CGFloat(n)
+        progress = bounded - CGFloat(n)
     }
 
     /// Ends the pinch: where to settle, and how. With the fingers still
@@ -236,13 +250,15 @@ public struct DensityPinch<Layout: ItemLayout> {
     ///
     /// - Complexity: O(1).
     public func end(velocity: CGFloat = 0, cancel: Bool = false) -> Settling {
-        let v = velocity.isFinite ? velocity : 0
+        // Capped at 20 columns a second, so the spring never runs far past its target.
+        let v = velocity.isFinite ? min(max(velocity, -20), 20) : 0
         if cancel {
             return Settling(from: position, to: CGFloat(initialColumns), velocity: 0, columns: initialColumns)
         }
         // Where the position would be a moment (0.15 s) later at this speed.
         let ahead = min(max(position, CGFloat(columnRange.lowerBound)), CGFloat(columnRange.upperBound)) + v * 0.15
-        let lower = min(max(Int(position.rounded(.down)), columnRange.lowerBound), columnRange.upperBound)
+        let lower = min(max(Int(ahead.isFinite ? position.rounded(.down) : 0), columnRange.lowerBound),
+                        columnRange.upperBound)
         let target = min(max(ahead - CGFloat(lower) >= 0.5 ? lower + 1 : lower, columnRange.lowerBound),
                          columnRange.upperBound)
         return Settling(from: position, to: CGFloat(target), velocity: v, columns: target)
@@ -292,17 +308,26 @@ public struct DensityPinch<Layout: ItemLayout> {
 
     /// The offset a settle ends at: the anchor under the focus point in the
     /// layout of the count it settles on, moved into the content's bounds
-    /// (along the axis; across it, back to the content's edge, so the grid
-    /// rests square).
+    /// along the axis (the viewport's insets respected, as a scroll view
+    /// does); across it, back to where it was when the pinch began, so the
+    /// grid rests square.
+    ///
+    /// - Complexity: O(1): the layout of the count it settles on is built
+    ///   (it is the pair's or the one the pinch began with).
     public func restingOffset(for settling: Settling) -> CGPoint {
-        var settled = self
-        try? settled.move(to: settling.target)
-        let unclamped = settled.contentOffset()
-        let size = settled.contentSize()
-        let axis = sourceLayout.axis
-        let main = min(max(axis.main(unclamped), 0), max(axis.main(size) - axis.main(viewportSize), 0))
-        let cross = min(max(axis.cross(unclamped), 0), max(axis.cross(size) - axis.cross(viewportSize), 0))
-        return axis.point(main: main, cross: cross)
+        let unclamped = contentOffset(columns: settling.columns)
+        let size = builtLayout(columns: settling.columns)?.contentSize ?? contentSize()
+        let range = ScrollViewport(size: viewportSize, insets: insets).offsetRange(contentExtent: axis.main(size), along: axis)
+        return axis.point(main: range.clamp(axis.main(unclamped)), cross: axis.cross(initialOffset))
+    }
+
+    /// The offset that keeps the anchor under the focus point in the layout
+    /// of `columns`, at rest; the current offset if that layout is not built.
+    private func contentOffset(columns: Int) -> CGPoint {
+        guard anchor != nil, columnRange.contains(columns),
+              let frame = anchorFrames[columns - columnRange.lowerBound] else { return contentOffset() }
+        return CGPoint(x: frame.minX + anchorPoint.x * frame.width - focus.x,
+                       y: frame.minY + anchorPoint.y * frame.height - focus.y)
     }
 
     /// Moves to where `settling` is `time` seconds after the fingers lifted
@@ -315,9 +340,7 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// at `time` (``move(settling:at:)``): the focus invariant's offset,
     /// carried into the content's bounds as the spring completes.
     public func contentOffset(settling: Settling, at time: TimeInterval) -> CGPoint {
-        var settled = self
-        try? settled.move(to: settling.target)
-        let correction = restingOffset(for: settling) - settled.contentOffset()
+        let correction = restingOffset(for: settling) - contentOffset(columns: settling.columns)
         let free = contentOffset()
         let c = settling.completion(at: time)
         return CGPoint(x: free.x + correction.x * c, y: free.y + correction.y * c)
@@ -360,11 +383,23 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// - Complexity: O(items visible in either layout), nothing allocated.
     @inlinable
     public func forEachItem(at progress: CGFloat? = nil, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        try forEachItem(at: progress, shownAt: nil, body)
+    }
+
+    /// ``forEachItem(at:_:)`` for a viewport shown at `offset` instead of
+    /// ``contentOffset(at:)``: a settle's offset, moved into the content's
+    /// bounds (``contentOffset(settling:at:)``).
+    @inlinable
+    public func forEachItem(at progress: CGFloat?, shownAt shown: CGPoint?,
+                            _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         let (p, zoom) = shape(progress ?? self.progress)
         let source = sourceLayout, destination = destinationLayout
-        let offset = contentOffset(at: p)
+        let invariant = contentOffset(at: p)
+        let offset = shown ?? invariant
+        // The same shift at both ends: the bands move with it.
+        let shift = axis.main(offset) - axis.main(invariant)
         let viewport = CGRect(origin: offset, size: viewportSize)
-        let center = CGPoint(x: offset.x + focus.x, y: offset.y + focus.y)
+        let center = CGPoint(x: invariant.x + focus.x, y: invariant.y + focus.y)
         // The band of each end's viewport along the axis, across the whole
         // content: the offset moves sideways to keep the anchor under the
         // fingers, so items can slide into view from either side.
@@ -373,7 +408,7 @@ public struct DensityPinch<Layout: ItemLayout> {
         let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
         let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
         func band(_ layout: Layout, at end: CGFloat) -> CGRect {
-            let start = axis.main(contentOffset(at: end)) - slack
+            let start = axis.main(contentOffset(at: end)) + shift - slack
             let cross = max(axis.cross(layout.contentSize), axis.cross(viewportSize))
             return axis.rect(main: Span(start, axis.main(viewportSize) + 2 * slack),
                              cross: Span(-crossShift, cross + 2 * crossShift))

@@ -175,6 +175,8 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     /// are invalidated; otherwise the built layout stays.
     open override func invalidateLayout(with context: UICollectionViewLayoutInvalidationContext) {
         if context.invalidateEverything || context.invalidateDataSourceCounts { state.invalidateContents() }
+        // Items added or removed under a pinch: its frames no longer match them, so it stops where it is.
+        if context.invalidateDataSourceCounts, pinchBox?.pinch.isActive == true { pinchBox?.pinch.abandon() }
         super.invalidateLayout(with: context)
     }
 
@@ -328,9 +330,12 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     @discardableResult
     public func beginPinch(at location: CGPoint) -> Bool {
         guard let collectionView, let box = pinchBox else { return false }
+        // A pinch that begins while the last one settles: that one comes to rest at once.
+        if box.pinch.isActive, let offset = box.pinch.finishSettling() { showRestingLayout(at: offset) }
         collectionView.setContentOffset(collectionView.contentOffset, animated: false)   // stops a fling
         let visible = built(collectionView.bounds)
-        let viewport = ScrollViewport(size: visible.size, contentOffset: visible.origin)
+        let insets = EdgeInsets(collectionView.adjustedContentInset)
+        let viewport = ScrollViewport(size: visible.size, contentOffset: visible.origin, insets: insets)
         let focus = focusPoint(location, in: collectionView)
         guard box.pinch.begin(viewport: viewport, focus: focus, containerSize: room.containerSize,
                               itemCounts: itemCounts) else { return false }
@@ -364,13 +369,20 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         let running = box.pinch.advance(to: time)
         if running {
             showPinch()
-        } else if let collectionView, let offset {
-            state.invalidateContents()
-            invalidateLayout()
-            collectionView.layoutIfNeeded()
-            collectionView.contentOffset = shown(CGRect(origin: offset, size: built(collectionView.bounds).size)).origin
+        } else if let offset {
+            showRestingLayout(at: offset)
         }
         return running
+    }
+
+    /// Builds the resting layout of the pinch's column count and shows it at
+    /// `offset` (layout coordinates): where a pinch came to rest.
+    private func showRestingLayout(at offset: CGPoint) {
+        guard let collectionView else { return }
+        state.invalidateContents()
+        invalidateLayout()
+        collectionView.layoutIfNeeded()
+        collectionView.contentOffset = shown(CGRect(origin: offset, size: built(collectionView.bounds).size)).origin
     }
 
     /// Shows the pinch's current frames at its offset.

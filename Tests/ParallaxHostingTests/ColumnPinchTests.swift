@@ -22,6 +22,14 @@ struct ColumnPinchTests {
             offset = pinch.contentOffset ?? offset
             visible = [:]
             pinch.forEachItem { visible[$0] = $1 }
+            // Every item visible at the offset shown (moved into the content's bounds) is reported.
+            let shown = CGRect(origin: offset, size: Self.size)
+            for item in 0..<1_000 {
+                let index = ItemIndex(item: item)
+                if let frame = pinch.frame(of: index), frame.isVisible(in: shown) {
+                    #expect(visible[index] != nil, "item \(item) is on screen at \(time) s but not reported")
+                }
+            }
             time += 1.0 / 60
             frames += 1
             if frames > 600 { break }
@@ -82,10 +90,19 @@ struct ColumnPinchTests {
         pinch.end(scaleVelocity: 0, at: 0)
         let stillSettling = pinch.advance(to: 0.05)
         #expect(stillSettling)
-        let began = pinch.begin(viewport: viewport, focus: CGPoint(x: 50, y: 50), containerSize: Self.size, itemCounts: [300])
+        // The settle comes to rest at once, where it was heading; the new pinch starts from there.
+        guard case .settling(let live, let settling, _) = pinch.phase else { Issue.record("not settling"); return }
+        let finished = pinch.finishSettling()
+        let rest = try #require(finished)
+        #expect(rest == live.restingOffset(for: settling) && pinch.columns == 4 && !pinch.isActive)
+        let restingViewport = ScrollViewport(size: Self.size, contentOffset: rest)
+        let began = pinch.begin(viewport: restingViewport, focus: CGPoint(x: 50, y: 50), containerSize: Self.size,
+                                itemCounts: [300])
         #expect(began)
-        guard case .pinching(let live) = pinch.phase else { Issue.record("not pinching"); return }
-        #expect(live.initialColumns == 4, "starts from the count the settle was heading for")
+        guard case .pinching(let next) = pinch.phase else { Issue.record("not pinching"); return }
+        #expect(next.initialColumns == 4 && next.contentOffset() == rest, "no jump")
+        pinch.abandon()
+        #expect(!pinch.isActive && pinch.columns == 4)
     }
 
     @Test func aLayoutThatCannotBeBuiltIsAnErrorNotATrap() {

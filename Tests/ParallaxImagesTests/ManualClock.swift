@@ -51,6 +51,12 @@ final class ManualClock: Clock, Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+                    // Cancelled before it got here: the cancellation handler has already run and found
+                    // nothing to remove, so the sleep ends now instead of waiting for ever.
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return []
+                    }
                     if deadline <= state.now {
                         continuation.resume()
                         return []

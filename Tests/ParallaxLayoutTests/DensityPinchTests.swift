@@ -60,8 +60,12 @@ struct DensityPinchTests {
             var pinch = try DensityPinch(columns: start, in: range, viewport: viewport, focus: focus, layout: make)
             let anchor = try #require(pinch.anchor)
             let anchorFrame = try #require(first.frame(of: anchor))
+            // Where the fingers are relative to the anchor photo, in fractions of it (beyond 0...1 when
+            // they are in a gap or a margin next to it): held at every step.
             let held = relativePoint(focus, in: anchorFrame, offset: offset)
-            let onPhoto = anchorFrame.contains(CGPoint(x: focus.x + offset.x, y: focus.y + offset.y))
+            let firstOffset = pinch.contentOffset()
+            #expect(abs(firstOffset.x - offset.x) < 1e-6 && abs(firstOffset.y - offset.y) < 1e-6,
+                    "the first frame is the frame before the pinch")
 
             for _ in 0..<8 {
                 let scale = CGFloat(exp(Double.random(in: -2.2...2.2, using: &rng)))
@@ -73,12 +77,8 @@ struct DensityPinchTests {
                 let offsetNow = pinch.contentOffset()
                 let frame = try #require(pinch.frame(of: anchor))
                 let now = relativePoint(pinch.focus, in: frame, offset: offsetNow)
-                if onPhoto {
-                    #expect(abs(now.x - held.x) < 1e-6 && abs(now.y - held.y) < 1e-6,
-                            "anchor point moved: \(held) → \(now) at \(pinch.columns)+\(pinch.progress)")
-                }
-                // Off the photo (a gap, a margin), the anchor's nearest point is held instead.
-                #expect(now.x >= -1e-6 && now.x <= 1 + 1e-6 && now.y >= -1e-6 && now.y <= 1 + 1e-6)
+                #expect(abs(now.x - held.x) < 1e-6 && abs(now.y - held.y) < 1e-6,
+                        "anchor point moved: \(held) → \(now) at \(pinch.columns)+\(pinch.progress)")
 
                 // The visible items, each once, with their interpolated frames. A quilt item may be
                 // in view at neither end (it fills a hole far from where it was): such an item may be
@@ -244,6 +244,17 @@ struct DensityPinchTests {
         #expect(pinch.contentOffset(at: .nan) == pinch.contentOffset(at: 0))
         let nanEnd = pinch.end(velocity: .nan), stillEnd = pinch.end(velocity: 0)
         #expect(nanEnd == stillEnd)
+        // Positions and velocities far past anything a gesture gives: bounded, never a trap.
+        var far = pinch
+        try far.move(to: 1e300)
+        #expect(far.position == 5.5 && far.progress == 1.5)
+        try far.move(to: -1e300)
+        #expect(far.position == 1.5)
+        let flung = pinch.end(velocity: 1e12)
+        #expect(flung.velocity == 20 && flung.columns <= 5)
+        #expect(throws: LayoutError.self) {
+            try DensityPinch(columns: 2, in: 1...Int.max, viewport: viewport, focus: .zero, layout: make)
+        }
         // A column count outside the range, or a range below one column, is refused.
         #expect(throws: LayoutError.countOutsideRange(name: "columns", value: 9, range: 2...5)) {
             try DensityPinch(columns: 9, in: 2...5, viewport: viewport, focus: .zero, layout: make)
@@ -274,5 +285,21 @@ struct DensityPinchTests {
         #expect(single.columns == 3 && single.progress < 0 && single.progress > -0.5)
         let singleEnd = single.end()
         #expect(singleEnd.columns == 3 && singleEnd.target == 3)
+    }
+
+    @Test func theRestingOffsetRespectsTheViewportsInsetsAndComesBackSquare() throws {
+        // A navigation bar of 100 pt and a home indicator of 34 pt; the fingers near the top of the content.
+        let viewport = ScrollViewport(size: CGSize(width: 390, height: 844), contentOffset: CGPoint(x: 0, y: -100),
+                                      insets: EdgeInsets(top: 100, left: 0, bottom: 34, right: 0))
+        var pinch = try DensityPinch(columns: 2, in: 1...6, viewport: viewport, focus: CGPoint(x: 380, y: 130)) {
+            n throws(LayoutError) in try pinchGrid(n, count: 200, width: 390)
+        }
+        try pinch.update(scale: 0.4)
+        let settling = pinch.end()
+        let rest = pinch.restingOffset(for: settling)
+        let range = viewport.offsetRange(contentExtent: try #require(pinch.builtLayout(columns: settling.columns)).contentExtent,
+                                         along: .vertical)
+        #expect(range.contains(rest.y) && range.lowerBound == -100, "\(rest.y) in \(range)")
+        #expect(rest.x == 0, "across the axis, back where it began")
     }
 }

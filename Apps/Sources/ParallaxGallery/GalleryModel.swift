@@ -227,10 +227,17 @@ package final class GalleryModel {
         guard !photos.isEmpty else { return }
         transition = nil
         scroll.jump(to: scroll.position)
-        // A pinch that begins while the last one settles takes over from it.
-        var columnPinch = pinch?.isActive == true ? pinch! : ColumnPinch(columns: layout.columnCount, range: Self.pinchColumns) {
+        // A pinch that begins while the last one settles: that one comes to rest at once, where it
+        // was heading, and the new one starts from there.
+        if var settling = pinch, settling.isActive, let offset = settling.finishSettling() {
+            rest(on: settling.columns, at: offset)
+        }
+        var columnPinch = ColumnPinch(columns: layout.columnCount, range: Self.pinchColumns) {
             n, size, counts throws(LayoutError) in try Self.pinchLayout(columns: n, count: counts.first ?? 0, size: size)
         }
+        // Photos keep the picture they show while the one for the new size loads: no placeholder
+        // flashes each time the pinch passes half way to another count.
+        requests.resizeBehavior = .keepsImage
         let began = columnPinch.begin(viewport: viewport, focus: point, containerSize: viewportSize, itemCounts: [photos.count])
         pinch = began ? columnPinch : nil
     }
@@ -264,15 +271,19 @@ package final class GalleryModel {
     private func advancePinch(now: TimeInterval) {
         guard var columnPinch = pinch, columnPinch.isActive else { return }
         let offset = columnPinch.contentOffset
-        if !columnPinch.advance(to: now), let offset {
-            settings.columns = columnPinch.columns
-            settings.layout = columnPinch.columns == 1 ? .list : .grid
-            layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
-            let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
-            scroll.updateBounds(range, viewportExtent: viewportSize.height)
-            scroll.jump(to: range.clamp(offset.y))
-        }
+        if !columnPinch.advance(to: now), let offset { rest(on: columnPinch.columns, at: offset) }
         pinch = columnPinch
+    }
+
+    /// Shows the plain grid of `columns` (the list for one) at `offset`: where a pinch came to rest.
+    private func rest(on columns: Int, at offset: CGPoint) {
+        settings.columns = columns
+        settings.layout = columns == 1 ? .list : .grid
+        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
+        let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
+        scroll.updateBounds(range, viewportExtent: viewportSize.height)
+        scroll.jump(to: range.clamp(offset.y))
+        requests.resizeBehavior = .showsPlaceholder
     }
 
     // MARK: Settings
