@@ -201,6 +201,7 @@ package final class GalleryModel {
     /// top where it is, even mid-scroll.
     package func toggleLayout(now: TimeInterval) {
         guard pinch?.isActive != true else { return }
+        requests.resizeBehavior = .showsPlaceholder             // RolfHendriks' switch shows the placeholder again
         let old = layout
         let started = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
         settings.layout = settings.layout.toggled
@@ -283,7 +284,8 @@ package final class GalleryModel {
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
         scroll.jump(to: range.clamp(offset.y))
-        requests.resizeBehavior = .showsPlaceholder
+        // The pictures at the new size replace the stretched ones as they arrive (keepsImage, set
+        // when the pinch began): no placeholder flashes.
     }
 
     // MARK: Settings
@@ -399,9 +401,10 @@ package final class GalleryModel {
         advancePinch(now: now)
         if let columnPinch = pinch, columnPinch.isActive, let pinchOffset = columnPinch.contentOffset {
             offset = pinchOffset
-            // Pictures at the size of the nearer whole count: one decode per count, not per frame.
+            // Pictures at their size when the pinch began, stretched meanwhile: the ones on screen are
+            // decoded already, and a new size per count would leave tiles blank while it decodes.
             let live = columnPinch.active
-            let nearer = live.flatMap { ($0.progress < 0.5 ? $0.sourceLayout : $0.destinationLayout).base as? GridLayout }
+            let nearer = live.flatMap { $0.builtLayout(columns: $0.initialColumns)?.base as? GridLayout }
             let anchor = live?.anchor
             var anchorItem: (Int, CGRect)?
             columnPinch.forEachItem { index, frame in
