@@ -109,6 +109,17 @@ final class LoopbackHTTPServer: Sendable {
         set { engine.withState { $0.retryAfter = newValue } }
     }
 
+    /// Whether `Range: bytes=A-B` requests get a 206 with that slice (the
+    /// default), or the whole body with a 200, as a server without range
+    /// support answers.
+    var honoursRanges: Bool {
+        get { engine.withState { $0.honoursRanges } }
+        set { engine.withState { $0.honoursRanges = newValue } }
+    }
+
+    /// The `Range` headers received, by path, in order.
+    func ranges(for path: String) -> [String] { engine.withState { $0.ranges[path, default: []] } }
+
     /// Per-path waits before answering; override `responseDelay`.
     var delays: [String: TimeInterval] {
         get { engine.withState { $0.delays } }
@@ -199,6 +210,8 @@ private final class Engine: @unchecked Sendable {
         var requestCounts: [String: Int] = [:]
         var hostile: [String: LoopbackHTTPServer.Hostility] = [:]
         var retryAfter: [String: String] = [:]
+        var honoursRanges = true
+        var ranges: [String: [String]] = [:]
         var isStopped = false
         var isClosed = false
         /// Connections being served, so `stop()` can shut them down.
@@ -309,15 +322,19 @@ private final class Engine: @unchecked Sendable {
         let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let path = target.removingPercentEncoding ?? target
 
-        let (body, failing, delay, hostility, retryAfter) = withState { state in
+        // `Range: bytes=A-B`, the only form HTTPImageSource sends.
+        let range = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("range:") }
+            .map { String($0.dropFirst("range:".count)).trimmingCharacters(in: .whitespaces) }
+        let (body, failing, delay, hostility, retryAfter, honoursRanges) = withState { state in
             state.requestCounts[path, default: 0] += 1
+            if let range { state.ranges[path, default: []].append(range) }
             var failing = false
             if let remaining = state.failFirst[path], remaining > 0 {
                 state.failFirst[path] = remaining - 1
                 failing = true
             }
             return (state.routes[path], failing, state.delays[path] ?? state.responseDelay, state.hostile[path],
-                    state.retryAfter[path])
+                    state.retryAfter[path], state.honoursRanges)
         }
         if let hostility {
             misbehave(client, hostility, target: target)
@@ -331,11 +348,24 @@ private final class Engine: @unchecked Sendable {
         if failing {
             respond(client, status: 503, reason: "Service Unavailable", body: Data("try again\n".utf8), includeBody: includeBody,
                     extraHeaders: retryAfter.map { "Retry-After: \($0)\r\n" } ?? "")
+        } else if let body, let range, honoursRanges, let slice = Self.slice(of: body, range: range) {
+            let contentRange = "Content-Range: bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(body.count)\r\n"
+            respond(client, status: 206, reason: "Partial Content", body: body.subdata(in: slice), includeBody: includeBody,
+                    extraHeaders: contentRange)
         } else if let body {
             respond(client, status: 200, reason: "OK", body: body, includeBody: includeBody)
         } else {
             respond(client, status: 404, reason: "Not Found", body: Data("not found\n".utf8), includeBody: includeBody)
         }
+    }
+
+    /// The bytes `bytes=A-B` asks for within `body`, `nil` for another form.
+    private static func slice(of body: Data, range: String) -> Range<Int>? {
+        guard range.hasPrefix("bytes=") else { return nil }
+        let bounds = range.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), first <= last,
+              first < body.count else { return nil }
+        return first..<min(last + 1, body.count)
     }
 
     /// Reads up to the blank line that ends the request head (requests

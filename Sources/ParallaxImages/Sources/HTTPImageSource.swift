@@ -172,6 +172,43 @@ public struct HTTPImageSource: ImageSource {
         }
     }
 
+    /// The header of `id` from the first bytes of its answer: a GET with a
+    /// `Range` of 64 KiB, then 256 KiB and 1 MiB if the frame header lies
+    /// behind large metadata. A server that ignores ranges answers with the
+    /// whole picture, which is read instead.
+    /// - Throws: ``ImageSourceError/notFound(_:)`` for HTTP 404 or 410,
+    ///   ``ImageSourceError/unreadable(_:_:)`` when the bytes have no
+    ///   readable header, ``ImageSourceError/transferFailed(_:_:)`` or
+    ///   ``ImageSourceError/cancelled`` as ``data(for:)`` does.
+    public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        guard let url = url(for: id) else {
+            throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")
+        }
+        for length in [64 << 10, 256 << 10, 1 << 20] {
+            let reply: Reply
+            do {
+                reply = try await fetch(url, range: 0...(length - 1))
+            } catch {
+                switch error {
+                case .cancelled: throw .cancelled
+                case .status(let status) where status == 404 || status == 410: throw .notFound(id)
+                case .status(let status): throw .transferFailed(id, "\(url.absoluteString) answered HTTP \(status)")
+                case .exhausted(let reason): throw .transferFailed(id, "\(reason) (\(url.absoluteString), \(attemptsText))")
+                case .final(let reason): throw .transferFailed(id, "\(reason) (\(url.absoluteString))")
+                }
+            }
+            // 200: the server sent the whole picture; 206: the range asked for, or less at the end.
+            let whole = reply.status != 206 || reply.body.count < length
+            do throws(ImageDecodingError) {
+                if let header = try ImageHeader.read(from: reply.body) { return header }
+            } catch {
+                throw .unreadable(id, "has no readable header: \(error)")
+            }
+            if whole { throw .unreadable(id, "ends before its frame header (\(reply.body.count) bytes)") }
+        }
+        throw .unreadable(id, "has no frame header in its first megabyte")
+    }
+
     /// Always `false`: the source keeps nothing on the device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
 
@@ -322,10 +359,12 @@ public struct HTTPImageSource: ImageSource {
     /// GETs (or HEADs) `url`, retrying transport errors and retryable
     /// statuses with exponential backoff (or the server's `Retry-After`).
     /// Returns the first 2xx answer.
-    func fetch(_ url: URL, method: String = "GET", attempts: Int? = nil) async throws(FetchFailure) -> Reply {
+    func fetch(_ url: URL, method: String = "GET", attempts: Int? = nil,
+               range: ClosedRange<Int>? = nil) async throws(FetchFailure) -> Reply {
         let maximumAttempts = max(1, attempts ?? self.maximumAttempts)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         request.httpMethod = method
+        if let range { request.setValue("bytes=\(range.lowerBound)-\(range.upperBound)", forHTTPHeaderField: "Range") }
         // Foundation's own (idle) timeout is only a backstop; the deadline
         // in `Transfers` is the real one (see `foundationTimeout`).
         request.timeoutInterval = Self.foundationTimeout(timeout)

@@ -86,9 +86,25 @@ public protocol ImageSource: Sendable {
     /// picture changed since ``fingerprint(for:)`` was asked. The default
     /// returns ``data(for:)`` and `nil` (the earlier fingerprint stands).
     func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?)
+    /// The format, pixel size and EXIF orientation of `id`, read from as few
+    /// of its first bytes as the source can fetch: what a layout needs to
+    /// give each photo its shape before its pixels arrive. The default reads
+    /// the whole picture through ``data(for:)``; a folder reads its first
+    /// kilobytes, an HTTP source asks for a byte range, a simulated server
+    /// asks its backing source.
+    /// - Throws: ``ImageSourceError/notFound(_:)``, or
+    ///   ``ImageSourceError/unreadable(_:_:)`` when the bytes have no header
+    ///   this reads (not a JPEG or PNG, or a damaged one).
+    func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader
 }
 
 extension ImageSource {
+    /// The header read from the whole of ``data(for:)``.
+    public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        let bytes = try await data(for: id)
+        return try ImageHeader.read(wholeFile: bytes, of: id)
+    }
+
     /// No fingerprint: the disk cache is skipped for this source's pictures.
     public func fingerprint(for id: ImageID) async -> String? { nil }
 

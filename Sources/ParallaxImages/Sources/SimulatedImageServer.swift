@@ -77,6 +77,13 @@ public actor SimulatedImageServer: ImageSource {
     /// How many downloads are under way.
     public var downloadsInFlight: Int { inFlight }
 
+    /// The backing source's header of `id`, at once: the server is taken to
+    /// list each photo's size with its name, as a photo service's API does,
+    /// so no download (and no latency or failure) is involved.
+    public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        try await backing.header(for: id)
+    }
+
     /// The backing source's list, fetched once and kept until ``eraseAll()``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         if let catalog { return catalog }
