@@ -1,0 +1,140 @@
+import Foundation
+
+/// Reads the headers of a source's photos in the background, a few at a
+/// time, so that a layout can give every tile its photo's shape before the
+/// pixels arrive: a quilt's block shape, a waterfall's height.
+///
+/// Hand it the photo list as it arrives (``probe(_:)``); what is on screen
+/// goes to the front of the queue (``prioritize(_:)``). Each photo's header
+/// is read once, through the source's ``ImageSource/header(for:)`` (a
+/// folder reads its first kilobytes, an HTTP source asks for a byte range),
+/// and every result is published on ``updates``, failures included, so a
+/// surface can keep a placeholder shape for a photo whose size it will
+/// never know.
+///
+/// Complexity: O(1) per photo queued or read, besides the reads themselves;
+/// ``prioritize(_:)`` is O(ids given).
+public actor HeaderProbe {
+    /// What became known about one photo.
+    public struct Update: Sendable {
+        /// The photo.
+        public var id: ImageID
+        /// Its header, or why it could not be read.
+        public var result: Result<ImageHeader, ImageSourceError>
+    }
+
+    /// The source the headers are read from.
+    public nonisolated let source: any ImageSource
+    /// Reads under way at most at once.
+    public nonisolated let maximumConcurrentReads: Int
+    /// Every header read (or failure), in the order they finish. One stream
+    /// for the probe's life: iterate it from one task.
+    public nonisolated let updates: AsyncStream<Update>
+
+    private let continuation: AsyncStream<Update>.Continuation
+    private var queue: [ImageID] = []
+    private var queueStart = 0
+    private var queued: Set<ImageID> = []
+    private var known: [ImageID: ImageHeader] = [:]
+    private var failed: [ImageID: ImageSourceError] = [:]
+    private var reading = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A probe of `source`, reading at most `maximumConcurrentReads`
+    /// headers at once (at least 1; 4 by default: a header read is a small
+    /// file read or a small request, bound by latency rather than bandwidth).
+    public init(source: any ImageSource, maximumConcurrentReads: Int = 4) {
+        self.source = source
+        self.maximumConcurrentReads = max(1, maximumConcurrentReads)
+        // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
+        var captured: AsyncStream<Update>.Continuation?
+        updates = AsyncStream(bufferingPolicy: .unbounded) { captured = $0 }
+        continuation = captured!
+    }
+
+    deinit {
+        continuation.finish()
+    }
+
+    /// Queues `ids` (the photo list, or the part of it that just arrived) in
+    /// order, after what is already queued. Photos already known, failed,
+    /// queued or being read are skipped.
+    public func probe(_ ids: [ImageID]) {
+        for id in ids where known[id] == nil && failed[id] == nil && !queued.contains(id) {
+            queue.append(id)
+            queued.insert(id)
+        }
+        pump()
+    }
+
+    /// Moves `ids` (what is on screen, in order) to the front of the queue;
+    /// ids not queued yet are queued there.
+    public func prioritize(_ ids: [ImageID]) {
+        let wanted = ids.filter { known[$0] == nil && failed[$0] == nil }
+        guard !wanted.isEmpty else { return }
+        let front = Set(wanted)
+        let rest = queue[queueStart...].filter { !front.contains($0) }
+        var seen = Set<ImageID>()
+        queue = wanted.filter { seen.insert($0).inserted } + rest
+        queueStart = 0
+        queued.formUnion(front)
+        pump()
+    }
+
+    /// The header of `id`, if it has been read.
+    public func header(for id: ImageID) -> ImageHeader? { known[id] }
+
+    /// Why the header of `id` could not be read, if it could not.
+    public func failure(for id: ImageID) -> ImageSourceError? { failed[id] }
+
+    /// Photos whose header is read.
+    public var knownCount: Int { known.count }
+
+    /// Returns once nothing is queued or being read.
+    public func waitUntilIdle() async {
+        guard reading > 0 || queueStart < queue.count else { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    // MARK: Reading
+
+    private func pump() {
+        while reading < maximumConcurrentReads, queueStart < queue.count {
+            let id = queue[queueStart]
+            queueStart += 1
+            queued.remove(id)
+            guard known[id] == nil, failed[id] == nil else { continue }
+            reading += 1
+            let source = self.source
+            Task {
+                let result: Result<ImageHeader, ImageSourceError>
+                do throws(ImageSourceError) {
+                    result = .success(try await source.header(for: id))
+                } catch {
+                    result = .failure(error)
+                }
+                self.finish(id, result)
+            }
+        }
+        // Drop the consumed part of the queue now and then, so it never grows without bound.
+        if queueStart > 1_024, queueStart * 2 > queue.count {
+            queue.removeFirst(queueStart)
+            queueStart = 0
+        }
+    }
+
+    private func finish(_ id: ImageID, _ result: Result<ImageHeader, ImageSourceError>) {
+        reading -= 1
+        switch result {
+        case .success(let header): known[id] = header
+        case .failure(let error): failed[id] = error
+        }
+        continuation.yield(Update(id: id, result: result))
+        pump()
+        if reading == 0, queueStart >= queue.count {
+            let waiters = idleWaiters
+            idleWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import ParallaxImages
+
+/// A source whose header reads wait until the test lets them go, recording
+/// the order they were asked for.
+actor GatedHeaderSource: ImageSource {
+    let images: [ImageID: Data]
+    private(set) var asked: [ImageID] = []
+    private var gates: [CheckedContinuation<Void, Never>] = []
+    private var askWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(images: [ImageID: Data]) { self.images = images }
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { images.keys.sorted() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        guard let data = images[id] else { throw .notFound(id) }
+        return data
+    }
+    func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        asked.append(id)
+        let ready = askWaiters.filter { $0.count <= asked.count }
+        askWaiters.removeAll { $0.count <= asked.count }
+        for waiter in ready { waiter.continuation.resume() }
+        await withCheckedContinuation { gates.append($0) }
+        guard let data = images[id] else { throw .notFound(id) }
+        return try ImageHeader.read(wholeFile: data, of: id)
+    }
+
+    /// Returns once `count` reads have been asked for.
+    func waitForAsks(_ count: Int) async {
+        guard asked.count < count else { return }
+        await withCheckedContinuation { askWaiters.append((count, $0)) }
+    }
+
+    /// Lets every waiting read finish.
+    func open() {
+        let waiting = gates
+        gates = []
+        for gate in waiting { gate.resume() }
+    }
+}
+
+@Suite("Header probe", .timeLimit(.minutes(1)))
+struct HeaderProbeTests {
+    static func photos(_ count: Int) -> [ImageID: Data] {
+        Dictionary(uniqueKeysWithValues: (0..<count).map { index in
+            (ImageID(String(format: "p%03d.jpg", index)),
+             jpegWithMetadata(width: 10 + index, height: 40 - index % 20, comment: 0))
+        })
+    }
+
+    @Test func everyPhotosShapeArrivesOnceAndTheStreamSaysSo() async throws {
+        let images = Self.photos(40)
+        let probe = HeaderProbe(source: InMemoryImageSource(images: images.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        let ids = images.keys.sorted()
+        await probe.probe(Array(ids.prefix(25)))
+        await probe.probe(ids)                                  // the rest arrives; the first 25 are not read twice
+        await probe.waitUntilIdle()
+        #expect(await probe.knownCount == 40)
+        for (index, id) in ids.enumerated() {
+            let header = await probe.header(for: id)
+            #expect(header?.width == 10 + index && header?.height == 40 - index % 20)
+        }
+        var updates = 0
+        for await update in probe.updates {
+            updates += 1
+            #expect(images[update.id] != nil)
+            if updates == 40 { break }
+        }
+        #expect(updates == 40)
+    }
+
+    @Test func whatIsOnScreenIsReadFirst() async throws {
+        let images = Self.photos(30)
+        let source = GatedHeaderSource(images: images)
+        let probe = HeaderProbe(source: source, maximumConcurrentReads: 1)
+        let ids = images.keys.sorted()
+        await probe.probe(ids)
+        await source.waitForAsks(1)                             // p000 is being read
+        await probe.prioritize([ids[20], ids[21], ids[0]])      // scrolled to 20…21; p000 is under way already
+        for _ in 0..<3 {
+            await source.open()
+            await source.waitForAsks(await source.asked.count + 1)
+        }
+        #expect(Array(await source.asked.prefix(4)) == [ids[0], ids[20], ids[21], ids[1]])
+        while await probe.knownCount < 30 {
+            await source.open()
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        await probe.waitUntilIdle()
+        #expect(await source.asked.count == 30, "every photo read once")
+    }
+
+    @Test func aPhotoWithoutAHeaderIsAFailureOnceNotARetry() async throws {
+        let probe = HeaderProbe(source: InMemoryImageSource(images: [("ok.jpg", jpegWithMetadata(width: 8, height: 4, comment: 0)),
+                                                                     ("notes.txt", Data("text".utf8))]))
+        await probe.probe(["ok.jpg", "notes.txt", "missing.jpg"])
+        await probe.waitUntilIdle()
+        await probe.probe(["notes.txt", "missing.jpg"])          // known failures are not queued again
+        await probe.waitUntilIdle()
+        #expect(await probe.header(for: "ok.jpg")?.width == 8)
+        #expect(await probe.failure(for: "missing.jpg") == .notFound("missing.jpg"))
+        guard case .unreadable? = await probe.failure(for: "notes.txt") else {
+            Issue.record("notes.txt: \(String(describing: await probe.failure(for: "notes.txt")))")
+            return
+        }
+        #expect(await probe.knownCount == 1)
+    }
+}
