@@ -79,7 +79,7 @@ struct HeaderProbeTests {
         let ids = images.keys.sorted()
         await probe.probe(ids)
         await source.waitForAsks(1)                             // p000 is being read
-        await probe.prioritize([ids[20], ids[21], ids[0]])      // scrolled to 20…21; p000 is under way already
+        await probe.prioritize([ids[20], ids[21], ids[0]])      // scrolled to 20…21; p000 is under way: not again
         for _ in 0..<3 {
             await source.open()
             await source.waitForAsks(await source.asked.count + 1)
@@ -91,6 +91,17 @@ struct HeaderProbeTests {
         }
         await probe.waitUntilIdle()
         #expect(await source.asked.count == 30, "every photo read once")
+
+        // A photo being read is not queued again, at any concurrency.
+        let again = GatedHeaderSource(images: images)
+        let wide = HeaderProbe(source: again, maximumConcurrentReads: 4)
+        await wide.probe([ids[5]])
+        await again.waitForAsks(1)
+        await wide.prioritize([ids[5], ids[5]])
+        await wide.probe([ids[5]])
+        await again.open()
+        await wide.waitUntilIdle()
+        #expect(await again.asked == [ids[5]])
     }
 
     @Test func aPhotoWithoutAHeaderIsAFailureOnceNotARetry() async throws {

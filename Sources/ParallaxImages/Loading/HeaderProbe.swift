@@ -37,7 +37,7 @@ public actor HeaderProbe {
     private var queued: Set<ImageID> = []
     private var known: [ImageID: ImageHeader] = [:]
     private var failed: [ImageID: ImageSourceError] = [:]
-    private var reading = 0
+    private var reading: Set<ImageID> = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A probe of `source`, reading at most `maximumConcurrentReads`
@@ -60,7 +60,7 @@ public actor HeaderProbe {
     /// order, after what is already queued. Photos already known, failed,
     /// queued or being read are skipped.
     public func probe(_ ids: [ImageID]) {
-        for id in ids where known[id] == nil && failed[id] == nil && !queued.contains(id) {
+        for id in ids where known[id] == nil && failed[id] == nil && !queued.contains(id) && !reading.contains(id) {
             queue.append(id)
             queued.insert(id)
         }
@@ -70,7 +70,7 @@ public actor HeaderProbe {
     /// Moves `ids` (what is on screen, in order) to the front of the queue;
     /// ids not queued yet are queued there.
     public func prioritize(_ ids: [ImageID]) {
-        let wanted = ids.filter { known[$0] == nil && failed[$0] == nil }
+        let wanted = ids.filter { known[$0] == nil && failed[$0] == nil && !reading.contains($0) }
         guard !wanted.isEmpty else { return }
         let front = Set(wanted)
         let rest = queue[queueStart...].filter { !front.contains($0) }
@@ -92,19 +92,19 @@ public actor HeaderProbe {
 
     /// Returns once nothing is queued or being read.
     public func waitUntilIdle() async {
-        guard reading > 0 || queueStart < queue.count else { return }
+        guard !reading.isEmpty || queueStart < queue.count else { return }
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
     // MARK: Reading
 
     private func pump() {
-        while reading < maximumConcurrentReads, queueStart < queue.count {
+        while reading.count < maximumConcurrentReads, queueStart < queue.count {
             let id = queue[queueStart]
             queueStart += 1
             queued.remove(id)
-            guard known[id] == nil, failed[id] == nil else { continue }
-            reading += 1
+            guard known[id] == nil, failed[id] == nil, !reading.contains(id) else { continue }
+            reading.insert(id)
             let source = self.source
             Task {
                 let result: Result<ImageHeader, ImageSourceError>
@@ -124,14 +124,14 @@ public actor HeaderProbe {
     }
 
     private func finish(_ id: ImageID, _ result: Result<ImageHeader, ImageSourceError>) {
-        reading -= 1
+        reading.remove(id)
         switch result {
         case .success(let header): known[id] = header
         case .failure(let error): failed[id] = error
         }
         continuation.yield(Update(id: id, result: result))
         pump()
-        if reading == 0, queueStart >= queue.count {
+        if reading.isEmpty, queueStart >= queue.count {
             let waiters = idleWaiters
             idleWaiters = []
             for waiter in waiters { waiter.resume() }
