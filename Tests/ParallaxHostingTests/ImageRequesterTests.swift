@@ -257,8 +257,10 @@ struct ImageRequesterTests {
 
     @Test("a photo erased mid-download under a view that still wants it is asked for again, once")
     func erasedMidFlight() async {
+        // A second per download: long enough that the erase comes while it is under way even on a busy
+        // machine (an erase fails a download when its latency has passed, so the test waits that long).
         let server = SimulatedImageServer(backing: Swatches.source(count: 4),
-                                          behavior: .init(latency: .milliseconds(150) ... .milliseconds(150), seed: 1))
+                                          behavior: .init(latency: .seconds(1) ... .seconds(1), seed: 1))
         let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
         let requests = ImageRequester<Int>(loader: loader, source: server)
         let log = DisplayLog()
@@ -287,10 +289,15 @@ struct ImageRequesterTests {
         #expect(requests.pendingCount == 0 && requests.key(for: 1) == Swatches.key(2))
     }
 
-    /// Waits (at most 5 s) until `server` has a download under way.
+    /// Waits until `server` has a download under way; after 30 s (a machine
+    /// so busy the test proves nothing) the test fails instead of going on.
     private func waitForDownload(on server: SimulatedImageServer) async {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await server.downloadsInFlight == 0, ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await server.downloadsInFlight == 0 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("no download started within 30 s")
+                return
+            }
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
