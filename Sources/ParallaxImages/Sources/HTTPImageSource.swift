@@ -157,18 +157,18 @@ public struct HTTPImageSource: ImageSource {
             let reply = try await fetch(url)
             return (reply.body, reply.validator)
         } catch {
-            switch error {
-            case .cancelled:
-                throw .cancelled
-            case .status(let status) where status == 404 || status == 410:
-                throw .notFound(id)
-            case .status(let status):
-                throw .transferFailed(id, "\(url.absoluteString) answered HTTP \(status)")
-            case .exhausted(let reason):
-                throw .transferFailed(id, "\(reason) (\(url.absoluteString), \(attemptsText))")
-            case .final(let reason):
-                throw .transferFailed(id, "\(reason) (\(url.absoluteString))")
-            }
+            throw sourceError(error, id: id, url: url)
+        }
+    }
+
+    /// What a failed fetch of `id` at `url` means to a caller of the source.
+    private func sourceError(_ failure: FetchFailure, id: ImageID, url: URL) -> ImageSourceError {
+        switch failure {
+        case .cancelled: return .cancelled
+        case .status(let status) where status == 404 || status == 410: return .notFound(id)
+        case .status(let status): return .transferFailed(id, "\(url.absoluteString) answered HTTP \(status)")
+        case .exhausted(let reason): return .transferFailed(id, "\(reason) (\(url.absoluteString), \(attemptsText))")
+        case .final(let reason): return .transferFailed(id, "\(reason) (\(url.absoluteString))")
         }
     }
 
@@ -189,13 +189,7 @@ public struct HTTPImageSource: ImageSource {
             do {
                 reply = try await fetch(url, range: 0...(length - 1))
             } catch {
-                switch error {
-                case .cancelled: throw .cancelled
-                case .status(let status) where status == 404 || status == 410: throw .notFound(id)
-                case .status(let status): throw .transferFailed(id, "\(url.absoluteString) answered HTTP \(status)")
-                case .exhausted(let reason): throw .transferFailed(id, "\(reason) (\(url.absoluteString), \(attemptsText))")
-                case .final(let reason): throw .transferFailed(id, "\(reason) (\(url.absoluteString))")
-                }
+                throw sourceError(error, id: id, url: url)
             }
             // 200: the server sent the whole picture; 206: the range asked for, or less at the end.
             let whole = reply.status != 206 || reply.body.count < length
