@@ -1,6 +1,7 @@
 // The libjpeg/libpng decoder and its C helpers exist on Linux only (Apple platforms decode with ImageIO).
 #if canImport(CParallaxCodecs)
 import Foundation
+import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
@@ -117,7 +118,7 @@ struct DecoderTests {
         for i in stride(from: 700, to: corrupt.count - 10, by: 7) { corrupt[i] ^= 0x5A }
         // Corrupt entropy data either decodes to garbage pixels or fails: it must not crash.
         _ = try? decoder.thumbnail(from: corrupt, size: size)
-        var random = SplitMixBytes(seed: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<50 {
             var noise = Data([0xFF, 0xD8, 0xFF]) + Data((0..<Int(random.next() % 2000)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
             _ = try? decoder.thumbnail(from: noise, size: size)
@@ -175,15 +176,4 @@ func catching<T>(_ body: () throws(ImageDecodingError) -> T) -> ImageDecodingErr
     do { _ = try body(); return nil } catch { return error }
 }
 
-struct SplitMixBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
@@ -58,7 +59,7 @@ struct LoaderStressTests {
                                  configuration: .init(maximumConcurrentDecodes: 2, maximumConcurrentDownloads: 4,
                                                       scrollAwayPolicy: .keepDownloading))
         let surface = FakeSurface()
-        var rng = SplitMixBytes(seed: 77)
+        var rng = SplitMix64(seed: 77)
         var requests: [Int: Task<Void, Never>] = [:]
         var finished: [Task<Void, Never>] = []
         var firstVisible = 0

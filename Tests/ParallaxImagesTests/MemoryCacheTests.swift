@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
@@ -29,7 +30,7 @@ struct MemoryCacheTests {
     }
 
     @Test func neverExceedsItsLimitsUnderRandomUse() {
-        var rng = SplitMixBytes(seed: 4)
+        var rng = SplitMix64(seed: 4)
         let cache = MemoryImageCache(limits: .init(costLimit: 5_000, countLimit: 40))
         for _ in 0..<20_000 {
             let name = "k\(rng.next() % 200)"
