@@ -292,12 +292,7 @@ struct Bench: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
-    var out: String?
-
-    func validate() throws {
-        if let out { try SharedOptions.requireReportFile(out) }
-    }
+    @OptionGroup var report: ReportOutput
 
     @MainActor
     func run() async throws {
@@ -305,7 +300,7 @@ struct Bench: AsyncParsableCommand {
         let library = await options.library()
         let results = try await GalleryBenchmark.run(library: library, size: size)
         print(results.summary)
-        if let out { try SharedOptions.writeReport(results.markdown, to: out) }
+        try report.write(results.markdown)
     }
 }
 
@@ -316,12 +311,7 @@ struct CacheFormats: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
-    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
-    var out: String?
-
-    func validate() throws {
-        if let out { try SharedOptions.requireReportFile(out) }
-    }
+    @OptionGroup var report: ReportOutput
 
     @MainActor
     func run() async throws {
@@ -330,7 +320,7 @@ struct CacheFormats: AsyncParsableCommand {
             print(String(format: "%@: %.0f bytes, read %.3f ms, PSNR %.1f / %.1f dB", row.name, row.bytesPerEntry,
                          row.readSeconds * 1000, row.meanPSNR, row.minimumPSNR))
         }
-        if let out { try SharedOptions.writeReport(results.markdown, to: out) }
+        try report.write(results.markdown)
     }
 }
 
@@ -357,11 +347,9 @@ struct Session: AsyncParsableCommand {
     @Option(help: "Launches to measure with the thumbnail disk cache, comma-separated: disk (first and second launch over the photo folder), http (the same over python3 -m http.server on loopback), or none.")
     var launches: String = "disk,http"
 
-    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
-    var out: String?
+    @OptionGroup var report: ReportOutput
 
     func validate() throws {
-        if let out { try SharedOptions.requireReportFile(out) }
         for name in launches.split(separator: ",") where !["disk", "http", "none"].contains(name) {
             throw ValidationError("--launches takes disk, http and none, not \(name)")
         }
@@ -421,7 +409,7 @@ struct Session: AsyncParsableCommand {
                 }
             }
         }
-        if let out { try SharedOptions.writeReport(SessionReport.markdown(figures), to: out) }
+        try report.write(SessionReport.markdown(figures))
     }
 }
 
@@ -446,5 +434,24 @@ struct WriteFailure: Error, CustomStringConvertible {
     /// Runs `body`, reporting a file-system error from it as a ``WriteFailure`` for `path`.
     static func reporting<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw WriteFailure(error, path: path) }
+    }
+}
+
+/// `--out FILE`, shared by the benchmark commands: the Markdown report,
+/// written to FILE (replaced). A file with BENCHMARKS.md's section markers
+/// is refused before anything runs, so the whole report file is never
+/// overwritten by accident; scripts/bench-gallery.sh puts each report into
+/// its section.
+struct ReportOutput: ParsableArguments {
+    @Option(help: "A Markdown file to write the report to (replaced; its folder must exist). scripts/bench-gallery.sh puts it into BENCHMARKS.md.")
+    var out: String?
+
+    func validate() throws {
+        if let out { try SharedOptions.requireReportFile(out) }
+    }
+
+    /// Writes `markdown` to the file, if one was given.
+    func write(_ markdown: String) throws {
+        if let out { try SharedOptions.writeReport(markdown, to: out) }
     }
 }
