@@ -102,6 +102,56 @@ struct ScrollPhysicsTests {
         #expect(sim.position == 0)
     }
 
+    /// Content moving under the viewport mid-fling (a layout rebuilt keeping
+    /// the user's place) moves the whole fling: from then on it is the
+    /// unshifted fling plus the shift, frame for frame, and it comes to rest
+    /// the same distance further on.
+    @Test func shiftMovesAFlingWithoutChangingItsMotion() {
+        var rng = SplitMix64(seed: 77)
+        for _ in 0..<200 {
+            var plain = ScrollSimulation(position: 50_000, bounds: 0...200_000, viewportExtent: 844)
+            let velocity = CGFloat.random(in: -8000...8000, using: &rng)
+            plain.fling(velocity: velocity)
+            for _ in 0..<Int.random(in: 0...40, using: &rng) { plain.advance(by: 1.0 / 60) }
+            var shifted = plain
+            let delta = CGFloat.random(in: -3000...3000, using: &rng)
+            shifted.shift(by: delta)
+            #expect(shifted.phase == plain.phase)
+            #expect(abs(shifted.velocity - plain.velocity) <= 1e-9)
+            if let target = plain.target { #expect(abs(shifted.target! - (target + delta)) <= 1e-6) }
+            for _ in 0..<300 {
+                plain.advance(by: 1.0 / 60)
+                shifted.advance(by: 1.0 / 60)
+                #expect(abs(shifted.position - (plain.position + delta)) <= 1e-6)
+            }
+            #expect(plain.isAtRest && shifted.isAtRest)
+        }
+    }
+
+    @Test func shiftMovesADragAndARestingPositionAndIgnoresBadDeltas() {
+        var sim = ScrollSimulation(position: 500, bounds: 0...10_000, viewportExtent: 844)
+        sim.shift(by: 120)
+        #expect(sim.position == 620 && sim.isAtRest)
+        sim.beginDrag()
+        sim.drag(by: 10)
+        sim.shift(by: -200)
+        #expect(sim.position == 430 && sim.phase == .dragging)
+        sim.drag(by: 5)
+        #expect(sim.position == 435)                     // the finger holds the same content point
+        sim.shift(by: .nan)
+        sim.shift(by: .infinity)
+        #expect(sim.position == 435)
+        // A bounce keeps aiming at the end of the bounds, which did not move.
+        var bouncing = ScrollSimulation(position: 0, bounds: 0...1000, viewportExtent: 844)
+        bouncing.beginDrag()
+        bouncing.drag(by: -300)
+        bouncing.endDrag(velocity: 0)
+        #expect(bouncing.phase == .bouncing)
+        bouncing.shift(by: -50)
+        for _ in 0..<120 { bouncing.advance(by: 1.0 / 60) }
+        #expect(bouncing.isAtRest && bouncing.position == 0)
+    }
+
     @Test func badInputIsIgnored() {
         var sim = ScrollSimulation(position: .nan, bounds: 0...100, viewportExtent: 100)
         #expect(sim.position == 0)

@@ -59,7 +59,11 @@ package final class GalleryModel {
     package private(set) var settings: GallerySettings
     package private(set) var viewportSize: CGSize
     package private(set) var photos: [ImageID] = []
-    package private(set) var layout: GridLayout
+    /// The layout shown at rest (``GalleryLayouts``).
+    package private(set) var layout: AnyItemLayout
+    /// What is known of the photos' shapes, which quilt and waterfall place
+    /// photos by; read in the background as the list arrives.
+    package private(set) var shapes = PhotoShapes(count: 0)
     package private(set) var scroll: ScrollSimulation
     package let loader: ImageLoader
     package let server: SimulatedImageServer
@@ -69,12 +73,25 @@ package final class GalleryModel {
     /// A message to show (a source that failed, an empty folder).
     package private(set) var status: String?
 
-    private var transition: (LayoutTransition<GridLayout, GridLayout>, start: TimeInterval)?
+    private var transition: (LayoutTransition<AnyItemLayout, AnyItemLayout>, start: TimeInterval)?
     /// Pinch to change density (Ctrl + wheel, a touchpad or touch-screen
     /// pinch, the [ and ] keys): 1 column (the list) to 8.
     private var pinch: ColumnPinch?
-    /// The column counts a pinch may reach.
-    package static let pinchColumns = 1...8
+    /// Reads the photos' headers (``HeaderProbe``) for ``shapes``.
+    private var probe: HeaderProbe?
+    /// Photo positions by id, to file the probe's answers.
+    private var itemsByID: [ImageID: Int] = [:]
+    /// Headers that could not be read (those tiles keep their placeholder shape).
+    package private(set) var unreadableShapeCount = 0
+    /// Sizes arrived that the layout does not show yet.
+    private var shapesChanged = false
+    private var lastShapeLayout: TimeInterval = -.infinity
+    /// How often a layout that places photos by shape is rebuilt while their
+    /// sizes stream in: often enough to look immediate, rarely enough that
+    /// a large library's rebuilds stay off most frames.
+    package static let shapeRelayoutInterval: TimeInterval = 0.2
+    /// The first visible item the probe was last told to read first.
+    private var prioritizedTop: Int?
     /// RolfHendriks' UICollectionView-Demo shows a photo's placeholder again when it loads at a new size (rotation, layout switch).
     private let requests: ImageRequester<Int>
     /// What each visible cell's request last displayed.
@@ -127,7 +144,7 @@ package final class GalleryModel {
         } else {
             viewportLoading = nil
         }
-        self.layout = Self.makeLayout(settings.layout, count: 0, size: viewportSize)
+        self.layout = Self.fallbackLayout
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
 
@@ -147,26 +164,108 @@ package final class GalleryModel {
         guard generation == listGeneration else { return }       // a later request (another erase) won
         photos = listed
         status = message
+        forgetShapes()
+        if library.readsHeadersLocally || settings.layout.usesPhotoShapes { startProbingShapes() }
         relayout(keepingPlace: false)
+    }
+
+    // MARK: Photo shapes
+
+    /// Forgets every shape (a new photo list) and the probe reading them.
+    private func forgetShapes() {
+        probe = nil
+        shapes = PhotoShapes(count: photos.count)
+        unreadableShapeCount = 0
+        shapesChanged = false
+        prioritizedTop = nil
+        itemsByID = [:]
+    }
+
+    /// Starts reading every photo's header in the background (the visible
+    /// ones first, see ``update(now:)``); sizes that arrive re-lay out quilt
+    /// and waterfall, keeping the photo at the top in place. A folder's
+    /// headers are read as soon as the list arrives; a server's once a
+    /// layout that needs them is shown (each is a request).
+    private func startProbingShapes() {
+        guard probe == nil, !photos.isEmpty else { return }
+        // Ids are unique in every source here; a repeated one takes the first position's shape.
+        itemsByID = Dictionary(photos.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let probe = HeaderProbe(source: server)
+        self.probe = probe
+        let ids = photos, generation = listGeneration
+        Task { await probe.probe(ids) }
+        // The stream, not the probe: once the model lets go of the probe (a new list) the probe
+        // finishes its stream and this task ends.
+        let updates = probe.updates
+        Task { [weak self] in
+            for await update in updates {
+                guard let self, self.listGeneration == generation else { return }
+                self.receive(update)
+            }
+        }
+    }
+
+    private func receive(_ update: HeaderProbe.Update) {
+        guard let item = itemsByID[update.id] else { return }
+        switch update.result {
+        case .success(let header):
+            if shapes.record(width: header.width, height: header.height, at: item) { shapesChanged = true }
+        case .failure:
+            unreadableShapeCount += 1
+        }
+    }
+
+    /// Whether every photo's header has been read or has failed.
+    package var allShapesRead: Bool { shapes.knownCount + unreadableShapeCount >= photos.count }
+
+    /// Waits (up to `timeout`) until every header has been read, then shows
+    /// the layout with every size: for tests and headless rendering.
+    package func settleShapes(timeout: Duration = .seconds(20)) async {
+        let clock = ContinuousClock(), deadline = clock.now + timeout
+        while probe != nil, !allShapesRead, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        applyShapes(now: nil)
+    }
+
+    /// Re-lays out a layout that places photos by shape when sizes have
+    /// arrived, at most every ``shapeRelayoutInterval`` (`now == nil`: at
+    /// once). Not during a switch or a pinch: those rest on the next frame
+    /// after. The photo at the top keeps its place, even mid-fling.
+    private func applyShapes(now: TimeInterval?) {
+        guard shapesChanged, settings.layout.usesPhotoShapes, transition == nil, !isPinching else { return }
+        if let now {
+            guard now - lastShapeLayout >= Self.shapeRelayoutInterval || allShapesRead else { return }
+            lastShapeLayout = now
+        }
+        shapesChanged = false
+        relayout(keepingPlace: true)
+    }
+
+    /// Tells the probe to read the visible photos' headers first, when the
+    /// top of the screen has moved to other photos.
+    private func prioritizeShapes(visible items: [(Int, CGRect)]) {
+        guard settings.layout.usesPhotoShapes, !allShapesRead, let probe,
+              let top = items.lazy.map(\.0).min(), top != prioritizedTop else { return }
+        prioritizedTop = top
+        let ids = items.map(\.0).sorted().compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
+        guard !ids.isEmpty else { return }
+        Task { await probe.prioritize(ids) }
     }
 
     // MARK: Layout
 
-    private static func makeLayout(_ mode: GalleryLayout, columns: Int? = nil, count: Int, size: CGSize) -> GridLayout {
-        // RolfHendriks' UICollectionView-Demo's configurations are valid by construction; the fallback only guards against a future edit.
-        (try? pinchLayout(columns: mode == .list ? 1 : columns, count: count, size: size))
-            ?? (try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
+    /// The layout of the current settings, photos and shapes for `size`.
+    private func makeLayout(size: CGSize) -> AnyItemLayout {
+        // The configurations are valid by construction and the window's size is checked on resize;
+        // the fallback only guards against a future edit.
+        (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, count: photos.count,
+                                                  size: size, shapes: shapes)))
+            ?? Self.fallbackLayout
     }
 
-    /// The grid of `columns` fixed columns (the list for one column), or the
-    /// flexible grid for `nil`: the layouts a pinch moves between.
-    private static func pinchLayout(columns: Int?, count: Int, size: CGSize) throws(LayoutError) -> GridLayout {
-        guard let columns else { return try GridLayout(configuration: .grid, itemCount: count, containerSize: size) }
-        if columns <= 1 { return try GridLayout(configuration: .list, itemCount: count, containerSize: size) }
-        var configuration = GridConfiguration.grid
-        configuration.columns = .fixed(columns)
-        return try GridLayout(configuration: configuration, itemCount: count, containerSize: size)
-    }
+    /// An empty list: what shows before the photo list arrives.
+    private static let fallbackLayout = AnyItemLayout(try! GridLayout(configuration: .list, itemCount: 0, containerSize: .zero))
 
     private var viewport: ScrollViewport {
         ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
@@ -174,13 +273,17 @@ package final class GalleryModel {
 
     private func relayout(keepingPlace: Bool) {
         let old = layout, oldViewport = viewport
-        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
+        layout = makeLayout(size: viewportSize)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
-        let offset = keepingPlace
-            ? PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
-            : range.clamp(scroll.position)
+        guard keepingPlace else {
+            scroll.updateBounds(range, viewportExtent: viewportSize.height)
+            scroll.jump(to: range.clamp(scroll.position))
+            return
+        }
+        // A fling or a drag goes on from the kept place: the content under it moved, the motion did not.
+        let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
+        scroll.shift(by: offset - scroll.position)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
-        scroll.jump(to: offset)
     }
 
     /// The window was resized (the desktop's rotation): the photo at the top stays.
@@ -189,7 +292,7 @@ package final class GalleryModel {
         let old = layout, oldViewport = viewport
         viewportSize = size
         pinch = nil
-        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: size)
+        layout = makeLayout(size: size)
         let newViewport = ScrollViewport(size: size)
         let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: newViewport).y
         scroll.updateBounds(newViewport.offsetRange(contentExtent: layout.contentExtent, along: .vertical), viewportExtent: size.height)
@@ -197,15 +300,25 @@ package final class GalleryModel {
         transition = nil
     }
 
-    /// Switches grid ↔ list with an animation that keeps the photo at the
-    /// top where it is, even mid-scroll.
+    /// Switches grid ↔ list (from quilt or waterfall, to the grid) with an
+    /// animation that keeps the photo at the top where it is, even mid-scroll.
     package func toggleLayout(now: TimeInterval) {
-        guard pinch?.isActive != true else { return }
+        switchLayout(to: settings.layout.toggled, now: now)
+    }
+
+    /// Switches to `mode` with the animation of ``toggleLayout(now:)``;
+    /// nothing happens while a pinch is active or when `mode` is shown.
+    package func switchLayout(to mode: GalleryLayout, now: TimeInterval) {
+        guard pinch?.isActive != true, mode != settings.layout else { return }
         requests.resizeBehavior = .showsPlaceholder             // RolfHendriks' switch shows the placeholder again
         let old = layout
         let started = ScrollViewport(size: viewportSize, contentOffset: CGPoint(x: 0, y: scroll.position))
-        settings.layout = settings.layout.toggled
-        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
+        // The list is the grid's one-column end: leaving it for the grid goes back to the flexible grid.
+        if settings.layout == .list || mode == .list, settings.columns == 1 { settings.columns = nil }
+        settings.layout = mode
+        if mode.usesPhotoShapes { startProbingShapes() }
+        shapesChanged = false                                   // the new layout has every size known so far
+        layout = makeLayout(size: viewportSize)
         let animation = LayoutTransition(from: old, at: started, to: layout)
         transition = (animation, now)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
@@ -218,8 +331,11 @@ package final class GalleryModel {
     /// Whether a pinch is being followed or settling.
     package var isPinching: Bool { pinch?.isActive == true }
 
-    /// The column count shown at rest.
-    package var columnCount: Int { layout.columnCount }
+    /// The column count shown at rest (block columns in the quilt).
+    package var columnCount: Int { GalleryLayouts.columnCount(of: layout) }
+
+    /// How far an arrow key scrolls: about one row of photos.
+    package var rowStep: CGFloat { GalleryLayouts.rowStep(in: layout) }
 
     /// The fingers (or the pointer, for Ctrl + wheel) came down at `point`
     /// (window coordinates): the photo there stays there while the column
@@ -233,8 +349,13 @@ package final class GalleryModel {
         if var settling = pinch, settling.isActive, let offset = settling.finishSettling() {
             rest(on: settling.columns, at: offset)
         }
-        var columnPinch = ColumnPinch(columns: layout.columnCount, range: Self.pinchColumns) {
-            n, size, counts throws(LayoutError) in try Self.pinchLayout(columns: n, count: counts.first ?? 0, size: size)
+        // Grid and list pinch into each other (the list is the grid's one-column end); quilt and
+        // waterfall change their own column count.
+        let family: GalleryLayout = settings.layout == .list ? .grid : settings.layout
+        let shapes = self.shapes
+        var columnPinch = ColumnPinch(columns: columnCount, range: family.pinchColumns) {
+            n, size, counts throws(LayoutError) in
+            try GalleryLayouts.layout(family, columns: n, count: counts.first ?? 0, size: size, shapes: shapes)
         }
         // Photos keep the picture they show while the one for the new size loads: no placeholder
         // flashes each time the pinch passes half way to another count.
@@ -258,8 +379,9 @@ package final class GalleryModel {
     /// pinch released there, around the centre of the window.
     package func stepColumns(by step: Int, now: TimeInterval) {
         guard !isPinching, !photos.isEmpty else { return }
-        let current = layout.columnCount
-        let target = min(max(current + step, Self.pinchColumns.lowerBound), Self.pinchColumns.upperBound)
+        let current = columnCount
+        let range = (settings.layout == .list ? GalleryLayout.grid : settings.layout).pinchColumns
+        let target = min(max(current + step, range.lowerBound), range.upperBound)
         guard target != current else { return }
         beginPinch(at: CGPoint(x: viewportSize.width / 2, y: viewportSize.height / 2))
         // A photo's width is about the width divided by the count: the scale that reaches `target`.
@@ -276,11 +398,12 @@ package final class GalleryModel {
         pinch = columnPinch
     }
 
-    /// Shows the plain grid of `columns` (the list for one) at `offset`: where a pinch came to rest.
+    /// Shows the plain layout of `columns` at `offset` (for the grid, the
+    /// list at one column): where a pinch came to rest.
     private func rest(on columns: Int, at offset: CGPoint) {
         settings.columns = columns
-        settings.layout = columns == 1 ? .list : .grid
-        layout = Self.makeLayout(settings.layout, columns: settings.columns, count: photos.count, size: viewportSize)
+        if settings.layout == .grid || settings.layout == .list { settings.layout = columns == 1 ? .list : .grid }
+        layout = makeLayout(size: viewportSize)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
         scroll.jump(to: range.clamp(offset.y))
@@ -388,6 +511,7 @@ package final class GalleryModel {
         lastUpdate = now
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         applyArrivals(now: arrivalTime)
+        applyShapes(now: now)
 
         var progress: CGFloat = 1
         if let (_, start) = transition {
@@ -404,7 +528,7 @@ package final class GalleryModel {
             // Pictures at their size when the pinch began, stretched meanwhile: the ones on screen are
             // decoded already, and a new size per count would leave tiles blank while it decodes.
             let live = columnPinch.active
-            let nearer = live.flatMap { $0.builtLayout(columns: $0.initialColumns)?.base as? GridLayout }
+            let nearer = live.flatMap { $0.builtLayout(columns: $0.initialColumns) }
             let anchor = live?.anchor
             var anchorItem: (Int, CGRect)?
             columnPinch.forEachItem { index, frame in
@@ -426,6 +550,7 @@ package final class GalleryModel {
             layout.forEachItem(in: CGRect(origin: offset, size: viewportSize)) { index, frame in items.append((index.item, frame)) }
         }
         let visibleRect = CGRect(origin: offset, size: viewportSize)
+        prioritizeShapes(visible: items)
         let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
                                         intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
         let placer = scroller.placer(for: visibleRect)
@@ -547,7 +672,8 @@ package final class GalleryModel {
         guard let viewportLoading else { return }
         // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
         guard transition == nil, !isPinching else { return }
-        let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, effect: settings.effect,
+        let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, columns: columnCount,
+                               knownShapes: settings.layout.usesPhotoShapes ? shapes.knownCount : 0, effect: settings.effect,
                                intensity: settings.intensity, reduceMotion: settings.reduceMotion, scale: settings.scale)
         if keys != plannedKeys {
             plannedKeys = keys
@@ -564,6 +690,9 @@ package final class GalleryModel {
     private struct PlannedKeys: Equatable {
         var itemCount: Int
         var layout: GalleryLayout
+        var columns: Int
+        /// Sizes that arrived change the frames of quilt and waterfall.
+        var knownShapes: Int
         var effect: GalleryEffect
         var intensity: CGFloat
         var reduceMotion: Bool

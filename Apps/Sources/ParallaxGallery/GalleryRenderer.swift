@@ -118,7 +118,14 @@ package struct GalleryRenderer {
     @MainActor
     package static func settingsLine(of model: GalleryModel) -> String {
         let settings = model.settings
-        let layout = settings.layout == .grid ? "grid of \(model.columnCount)" : "list"
+        let layout: String
+        switch settings.layout {
+        case .grid: layout = "grid of \(model.columnCount)"
+        case .list: layout = "list"
+        case .quilt, .waterfall:
+            let shapes = model.allShapesRead ? "" : ", \(model.shapes.knownCount) of \(model.photos.count) shapes known"
+            layout = "\(settings.layout.rawValue) of \(model.columnCount)\(shapes)"
+        }
         return String(format: "%@ · %@ · intensity %.1f%@ · latency %@, failures %d %%", layout,
                       settings.effect.rawValue, Double(settings.intensity), settings.reduceMotion ? " · Reduce Motion" : "",
                       settings.latency.rawValue, Int(settings.failureRate * 100))
@@ -128,7 +135,8 @@ package struct GalleryRenderer {
         "ParallaxKit gallery — keys",
         "wheel, drag, arrows, Page Up/Down, Home/End   scroll (flings snap to rows)",
         "G   switch grid ↔ list (keeps the photo)        E   effect: depth / window / off",
-        "Ctrl + wheel, pinch, [ and ]   fewer / more columns (1–8; the photo under the pointer stays)",
+        "1 grid  2 list  3 quilt  4 waterfall   Tab   next layout (each switch keeps the photo in place)",
+        "Ctrl + wheel, pinch, [ and ]   fewer / more columns (1–8, quilt 2–8; the photo under the pointer stays)",
         "+ / −   parallax intensity                        M   Reduce Motion",
         "R   reload all (forget downloads)               X   erase all and fetch the list again",
         "L   server latency: none / 0–2 s / 1–5 s         F   failure rate: 0 / 10 / 30 %",

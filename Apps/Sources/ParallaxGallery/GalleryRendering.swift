@@ -21,12 +21,14 @@ package enum GalleryRendering {
         return headless.render(model, hud: hud ? [GalleryRenderer.settingsLine(of: model)] : [])
     }
 
-    /// A model with its photo list loaded, scrolled to `scroll`.
+    /// A model with its photo list and (for quilt and waterfall) every
+    /// photo's shape loaded, scrolled to `scroll`: the same frame every run.
     @MainActor
     private static func prepared(library: PhotoLibrary, settings: GallerySettings, size: CGSize,
                                  scroll: CGFloat) async -> GalleryModel {
         let model = GalleryModel(library: library, settings: settings, viewportSize: size)
         await model.loadPhotoList()
+        await model.settleShapes()
         model.jump(to: scroll)
         return model
     }

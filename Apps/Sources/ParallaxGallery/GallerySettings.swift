@@ -5,14 +5,36 @@ import Foundation
 import ParallaxCore
 import ParallaxLayout
 
-/// The gallery's two layouts (RolfHendriks' UICollectionView-Demo), which switch into each other.
+/// The gallery's four layouts, which switch into each other with an
+/// animation that keeps the photo at the top in place.
+///
+/// Grid and list are RolfHendriks' UICollectionView-Demo's; the quilt is
+/// RFQuiltLayout's block quilt as its demo uses it (each photo's block shape
+/// from its aspect ratio); the waterfall keeps every photo's true aspect
+/// ratio. Quilt and waterfall need each photo's shape before its pixels
+/// (``PhotoShapes``).
 package enum GalleryLayout: String, Sendable, Hashable, CaseIterable {
-    case grid, list
+    case grid, list, quilt, waterfall
 
-    /// The layout's configuration: RolfHendriks' UICollectionView-Demo's defaults.
-    package var configuration: GridConfiguration { self == .grid ? .grid : .list }
-    /// The other one.
+    /// The other of grid and list (G): the list from the grid, the grid
+    /// from everything else.
     package var toggled: GalleryLayout { self == .grid ? .list : .grid }
+
+    /// The next layout in the order of ``allCases`` (Tab).
+    package var next: GalleryLayout {
+        let all = GalleryLayout.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// The column counts a pinch reaches in this layout: the grid's one-column
+    /// end is the list; a quilt of one column would only be a list of
+    /// squares, so it stops at two.
+    package var pinchColumns: ClosedRange<Int> {
+        self == .quilt ? 2...8 : 1...8
+    }
+
+    /// Whether the layout needs each photo's shape (its header) to place it.
+    package var usesPhotoShapes: Bool { self == .quilt || self == .waterfall }
 }
 
 /// The effects the gallery shows, switched with a key.
@@ -26,7 +48,7 @@ package enum GalleryEffect: String, Sendable, Hashable, CaseIterable {
     /// The parallax effect for `layout`.
     package func parallax(for layout: GalleryLayout) -> ParallaxEffect {
         switch self {
-        case .depth: return layout == .grid ? .gridDefault : .listDefault
+        case .depth: return layout == .list ? .listDefault : .gridDefault
         case .window: return .window
         case .off: return .none
         }
@@ -64,8 +86,8 @@ package enum LatencyPreset: String, Sendable, Hashable, CaseIterable {
 /// Everything the gallery starts from.
 package struct GallerySettings: Sendable, Hashable {
     package var layout: GalleryLayout = .grid
-    /// The grid's column count once a pinch has chosen one; `nil`: as many
-    /// as fit (RolfHendriks' UICollectionView-Demo's flexible columns).
+    /// The column count once a pinch has chosen one; `nil`: as many as fit
+    /// (RolfHendriks' UICollectionView-Demo's flexible columns).
     package var columns: Int?
     package var effect: GalleryEffect = .depth
     package var intensity: CGFloat = 1

@@ -229,11 +229,16 @@ package final class GalleryWindow {
     }
 
     private func handleKey(_ key: SDL_Keycode, canvas: SDLCanvas) async {
-        let rowStep = model.layout.itemSize.height + 8
+        let rowStep = model.rowStep
         let page = model.viewportSize.height
         switch Int(key) {
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): running = false
         case Int(SDLK_g.rawValue): model.toggleLayout(now: Self.now())
+        case Int(SDLK_1.rawValue): model.switchLayout(to: .grid, now: Self.now())
+        case Int(SDLK_2.rawValue): model.switchLayout(to: .list, now: Self.now())
+        case Int(SDLK_3.rawValue): model.switchLayout(to: .quilt, now: Self.now())
+        case Int(SDLK_4.rawValue): model.switchLayout(to: .waterfall, now: Self.now())
+        case Int(SDLK_TAB.rawValue): model.switchLayout(to: model.settings.layout.next, now: Self.now())
         case Int(SDLK_LEFTBRACKET.rawValue): model.stepColumns(by: -1, now: Self.now())
         case Int(SDLK_RIGHTBRACKET.rawValue): model.stepColumns(by: 1, now: Self.now())
         case Int(SDLK_e.rawValue): model.cycleEffect()

@@ -9,11 +9,17 @@ package struct PhotoLibrary: Sendable {
     package var credits: [String]
     /// What the library is, for the window title and messages.
     package var description: String
+    /// Whether reading a photo's header costs only a small local read (a
+    /// folder, pictures in memory), so the gallery reads every header as
+    /// soon as the list arrives; over a network it waits until a layout
+    /// that needs shapes is shown.
+    package var readsHeadersLocally: Bool
 
-    package init(source: any ImageSource, credits: [String], description: String) {
+    package init(source: any ImageSource, credits: [String], description: String, readsHeadersLocally: Bool = false) {
         self.source = source
         self.credits = credits
         self.description = description
+        self.readsHeadersLocally = readsHeadersLocally
     }
 
     /// The photos of `directory`, with the credits file `fetch-photos.sh`
@@ -31,7 +37,8 @@ package struct PhotoLibrary: Sendable {
                 if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
             }
         }
-        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)")
+        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)",
+                            readsHeadersLocally: true)
     }
 
     /// The photos of an HTTP server, through ``HTTPImageSource``: `url`
@@ -54,6 +61,6 @@ package struct PhotoLibrary: Sendable {
             (ImageID(String(format: "generated-%03d.png", index)), SyntheticPhotos.landscape(index: index, width: width, height: height))
         }
         return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
-                            description: "\(count) generated pictures")
+                            description: "\(count) generated pictures", readsHeadersLocally: true)
     }
 }

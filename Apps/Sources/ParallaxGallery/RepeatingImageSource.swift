@@ -33,6 +33,12 @@ package struct RepeatingImageSource: ImageSource {
         return await base.fingerprint(for: original)
     }
 
+    /// The base picture's header: its first bytes, not the whole picture.
+    package func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.header(for: original)
+    }
+
     package var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
 
     package func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {

@@ -161,7 +161,8 @@ package enum SessionBenchmark {
                            size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard,
                            diskCache: DiskImageCache? = nil) async throws -> Figures {
         let repeated = PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
-                                    credits: library.credits, description: "\(photos) photos")
+                                    credits: library.credits, description: "\(photos) photos",
+                                    readsHeadersLocally: library.readsHeadersLocally)
         var settings = GallerySettings()
         settings.layout = scenario.layout
         settings.latency = scenario.latency

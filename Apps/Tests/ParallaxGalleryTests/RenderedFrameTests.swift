@@ -35,7 +35,7 @@ struct RenderedFrameTests {
     /// Every fully visible cell: the content row drawn at each screen row
     /// must be the one the effect's formula puts there.
     func checkRows(layout: GalleryLayout, effect: GalleryEffect, scrolls: [CGFloat]) async throws {
-        let grid = try GridLayout(configuration: layout.configuration, itemCount: 30, containerSize: Self.size)
+        let grid = try GridLayout(configuration: layout == .grid ? .grid : .list, itemCount: 30, containerSize: Self.size)
         let cell = grid.itemSize
         let p: CGFloat = layout == .grid ? 10 : 0.1 * cell.height
         let contentHeight: CGFloat

@@ -178,6 +178,31 @@ public struct ScrollSimulation: Sendable {
         phase = .idle
     }
 
+    /// Moves the scroll position, and whatever motion is under way, by
+    /// `delta`: the content moved under the viewport (items above it changed
+    /// size, a layout was rebuilt keeping the user's place), so a fling goes
+    /// on at the same speed towards a target moved by as much, and a finger
+    /// keeps holding the same point. Call ``updateBounds(_:viewportExtent:)``
+    /// afterwards when the content's extent changed too. A non-finite
+    /// `delta` is ignored.
+    public mutating func shift(by delta: CGFloat) {
+        guard delta.isFinite, delta != 0 else { return }
+        position += delta
+        switch phase {
+        case .idle:
+            break
+        case .dragging:
+            rawDragPosition += delta
+        case .decelerating:
+            motionStart += delta
+            motionEnd += delta
+            target = target.map { $0 + delta }
+        case .bouncing:
+            // The bounce aims at an end of the bounds, which did not move: aim again from here.
+            startBounce(velocity: velocity)
+        }
+    }
+
     /// Changes the bounds (content or viewport size changed). A position
     /// left outside them bounces back unless a finger holds it.
     public mutating func updateBounds(_ newBounds: ClosedRange<CGFloat>, viewportExtent: CGFloat) {
