@@ -81,10 +81,19 @@ package final class GalleryModel {
     private var probe: HeaderProbe?
     /// Photo positions by id, to file the probe's answers.
     private var itemsByID: [ImageID: Int] = [:]
-    /// Headers that could not be read (those tiles keep their placeholder shape).
-    package private(set) var unreadableShapeCount = 0
+    /// Photos whose header could not be read: their tiles keep the
+    /// placeholder shape for good.
+    private var unreadableShapes: Set<Int> = []
     /// Sizes arrived that the layout does not show yet.
     private var shapesChanged = false
+    /// One of them is a visible tile's, which waits for it: re-lay out on the next frame.
+    private var visibleShapeArrived = false
+    /// The items the last frame showed.
+    private var shownItems: Set<Int> = []
+    /// The shapes the resting layout was built with.
+    private var laidOutShapes = PhotoShapes(count: 0)
+    /// Counts the resting layouts built, so a loading plan knows its frames are stale.
+    private var layoutGeneration = 0
     private var lastShapeLayout: TimeInterval = -.infinity
     /// How often a layout that places photos by shape is rebuilt while their
     /// sizes stream in: often enough to look immediate, rarely enough that
@@ -175,8 +184,9 @@ package final class GalleryModel {
     private func forgetShapes() {
         probe = nil
         shapes = PhotoShapes(count: photos.count)
-        unreadableShapeCount = 0
+        unreadableShapes = []
         shapesChanged = false
+        visibleShapeArrived = false
         prioritizedTop = nil
         itemsByID = [:]
     }
@@ -209,14 +219,29 @@ package final class GalleryModel {
         guard let item = itemsByID[update.id] else { return }
         switch update.result {
         case .success(let header):
-            if shapes.record(width: header.width, height: header.height, at: item) { shapesChanged = true }
+            guard shapes.record(width: header.width, height: header.height, at: item) else { return }
+            shapesChanged = true
+            if shownItems.contains(item) { visibleShapeArrived = true }
         case .failure:
-            unreadableShapeCount += 1
+            unreadableShapes.insert(item)
+            if shownItems.contains(item) { visibleShapeArrived = true }   // it may load now, at the placeholder shape
         }
     }
 
+    /// Photos whose header could not be read (their tiles keep the placeholder shape).
+    package var unreadableShapeCount: Int { unreadableShapes.count }
+
     /// Whether every photo's header has been read or has failed.
-    package var allShapesRead: Bool { shapes.knownCount + unreadableShapeCount >= photos.count }
+    package var allShapesRead: Bool { shapes.knownCount + unreadableShapes.count >= photos.count }
+
+    /// Whether `item`'s tile is about to change shape: the layout places
+    /// photos by shape and was built before `item`'s header was read (or the
+    /// header is still being read). Its picture is not asked for until the
+    /// layout has the size, so it is decoded once, at its real size.
+    private func awaitsShape(_ item: Int) -> Bool {
+        settings.layout.usesPhotoShapes && probe != nil && laidOutShapes.size(of: item) == nil
+            && !unreadableShapes.contains(item)
+    }
 
     /// Waits (up to `timeout`) until every header has been read, then shows
     /// the layout with every size: for tests and headless rendering.
@@ -229,16 +254,18 @@ package final class GalleryModel {
     }
 
     /// Re-lays out a layout that places photos by shape when sizes have
-    /// arrived, at most every ``shapeRelayoutInterval`` (`now == nil`: at
+    /// arrived: on the next frame when a visible tile was waiting for its
+    /// size, else at most every ``shapeRelayoutInterval`` (`now == nil`: at
     /// once). Not during a switch or a pinch: those rest on the next frame
     /// after. The photo at the top keeps its place, even mid-fling.
     private func applyShapes(now: TimeInterval?) {
         guard shapesChanged, settings.layout.usesPhotoShapes, transition == nil, !isPinching else { return }
         if let now {
-            guard now - lastShapeLayout >= Self.shapeRelayoutInterval || allShapesRead else { return }
+            guard now - lastShapeLayout >= Self.shapeRelayoutInterval || allShapesRead || visibleShapeArrived else { return }
             lastShapeLayout = now
         }
         shapesChanged = false
+        visibleShapeArrived = false
         relayout(keepingPlace: true)
     }
 
@@ -255,12 +282,15 @@ package final class GalleryModel {
 
     // MARK: Layout
 
-    /// The layout of the current settings, photos and shapes for `size`.
+    /// The layout of the current settings, photos and shapes for `size`,
+    /// remembered as the shapes the layout shows (``awaitsShape(_:)``).
     private func makeLayout(size: CGSize) -> AnyItemLayout {
+        laidOutShapes = shapes
+        layoutGeneration &+= 1
         // The configurations are valid by construction and the window's size is checked on resize;
         // the fallback only guards against a future edit.
-        (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, count: photos.count,
-                                                  size: size, shapes: shapes)))
+        return (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, count: photos.count,
+                                                         size: size, shapes: shapes)))
             ?? Self.fallbackLayout
     }
 
@@ -567,7 +597,7 @@ package final class GalleryModel {
             if let size = destinationSizes[item] {
                 keySize = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
             }
-            let key = thumbnailKey(for: id, contentSize: keySize)
+            let key = awaitsShape(item) ? nil : thumbnailKey(for: id, contentSize: keySize)
             if let key { ensureLoad(item: item, key: key, priority: viewportLoading?.priority(for: ItemIndex(item: item)) ?? .visible) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
                                       image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
@@ -588,6 +618,7 @@ package final class GalleryModel {
             next.append(content)
         }
         cells = next
+        shownItems = visible
         // Cells that scrolled away let go of their request (the loader's policy decides whether the download goes on).
         for item in boundItems.union(pictures.keys) where !visible.contains(item) {
             requests.cancel(item)
@@ -672,8 +703,8 @@ package final class GalleryModel {
         guard let viewportLoading else { return }
         // Mid-transition the frames are interpolated: keep the plan made for where the switch ends.
         guard transition == nil, !isPinching else { return }
-        let keys = PlannedKeys(itemCount: photos.count, layout: settings.layout, columns: columnCount,
-                               knownShapes: settings.layout.usesPhotoShapes ? shapes.knownCount : 0, effect: settings.effect,
+        let keys = PlannedKeys(itemCount: photos.count, layoutGeneration: layoutGeneration,
+                               unreadableShapes: unreadableShapes.count, effect: settings.effect,
                                intensity: settings.intensity, reduceMotion: settings.reduceMotion, scale: settings.scale)
         if keys != plannedKeys {
             plannedKeys = keys
@@ -681,7 +712,7 @@ package final class GalleryModel {
         }
         let photos = self.photos
         viewportLoading.update(layout: layout, visibleRect: visibleRect, motion: scroll.motion) { index, frame in
-            guard index.item < photos.count else { return nil }
+            guard index.item < photos.count, !awaitsShape(index.item) else { return nil }
             return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
         }
     }
@@ -689,10 +720,10 @@ package final class GalleryModel {
     /// What the planned thumbnails' keys depend on besides the layout's frames.
     private struct PlannedKeys: Equatable {
         var itemCount: Int
-        var layout: GalleryLayout
-        var columns: Int
-        /// Sizes that arrived change the frames of quilt and waterfall.
-        var knownShapes: Int
+        /// A new resting layout (another kind, column count or shapes) has other frames.
+        var layoutGeneration: Int
+        /// Headers that failed let their photos load at the placeholder shape.
+        var unreadableShapes: Int
         var effect: GalleryEffect
         var intensity: CGFloat
         var reduceMotion: Bool
