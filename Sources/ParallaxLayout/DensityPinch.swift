@@ -67,6 +67,10 @@ public struct DensityPinch<Layout: ItemLayout> {
     private var layouts: [Layout?]
     /// The anchor's frame in each of them.
     private var anchorFrames: [CGRect?]
+    /// Where a frame of two layouts in index order keeps the destination
+    /// band's frames (``forEachItem(at:shownAt:_:)``): allocated once,
+    /// shared by copies of the pinch, grown when a band overflows it.
+    @usableFromInline let scratch = BandScratch()
     /// The current pair, kept out of the arrays so a frame reads them directly.
     public private(set) var sourceLayout: Layout
     /// The layout of the current pair's upper count (progress 1), or the
@@ -415,30 +419,100 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         let sourceRect = band(source, at: 0)
         let destinationRect = band(destination, at: 1)
-        // In index order, the source's band (whole rows) holds exactly the
-        // items from its first to its last index: the destination's pass
-        // skips those by index, without a frame lookup.
-        let ordered = order == 0
-        var first = ItemIndex(item: .max, section: .max), last = ItemIndex(item: -1, section: -1)
+        if order == 0 {
+            try forEachItemInIndexOrder(sourceRect: sourceRect, destinationRect: destinationRect, fraction: p,
+                                        zoom: zoom, center: center, viewport: viewport, body)
+            return
+        }
         try source.forEachItem(in: sourceRect) { index, from in
-            if ordered {
-                if index < first { first = index }
-                if last < index { last = index }
-            }
             var frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
             if frame.isVisible(in: viewport) { try body(index, frame) }
         }
         try destination.forEachItem(in: destinationRect) { index, to in
-            if ordered, !(index < first), !(last < index) { return }              // reported above
             var frame = to
             if let from = source.frame(of: index) {
-                guard ordered || !from.isVisible(in: sourceRect) else { return }   // reported above
+                guard !from.isVisible(in: sourceRect) else { return }              // reported above
                 frame = from.interpolated(to: to, fraction: p)
             }
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
             if frame.isVisible(in: viewport) { try body(index, frame) }
         }
+    }
+
+    /// The pass of ``forEachItem(at:shownAt:_:)`` for two layouts in index
+    /// order. Each band, spanning the whole content across the axis, holds
+    /// whole lines: a contiguous run of indices. The destination band's
+    /// frames are read once into the pinch's scratch buffer, and the source
+    /// band is walked merging with it by index (both come in index order), so
+    /// an item in both bands costs no frame lookup; only the items in one
+    /// band alone (a line or two at its edges) are looked up in the other
+    /// layout. A `body` that walks the same pinch again gets the lookups.
+    @inlinable
+    func forEachItemInIndexOrder(sourceRect: CGRect, destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat,
+                                 center: CGPoint, viewport: CGRect,
+                                 _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        let scratch = self.scratch
+        guard !scratch.isInUse else {
+            try mergeBands(buffer: UnsafeMutableBufferPointer(start: nil, count: 0), sourceRect: sourceRect,
+                           destinationRect: destinationRect, fraction: p, zoom: zoom, center: center,
+                           viewport: viewport, body)
+            return
+        }
+        scratch.isInUse = true
+        defer { scratch.isInUse = false }
+        let needed = try mergeBands(buffer: scratch.entries, sourceRect: sourceRect, destinationRect: destinationRect,
+                                    fraction: p, zoom: zoom, center: center, viewport: viewport, body)
+        scratch.reserve(needed)
+    }
+
+    /// Reports the items of both bands, merging by index with the
+    /// destination band's frames kept in `buffer`; what does not fit is
+    /// looked up. Returns how many entries the destination band needed.
+    @inlinable
+    @discardableResult
+    func mergeBands(buffer band: UnsafeMutableBufferPointer<BandScratch.Entry>, sourceRect: CGRect,
+                    destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat, center: CGPoint, viewport: CGRect,
+                    _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Int {
+        let source = sourceLayout, destination = destinationLayout
+        var count = 0, needed = 0
+        if band.count > 0 {
+            destination.forEachItem(in: destinationRect) { index, to in
+                needed += 1
+                if count < band.count {
+                    band[count] = BandScratch.Entry(index: index, frame: to)
+                    count += 1
+                }
+            }
+        }
+        let overflowed = band.count == 0 || needed > count
+        @inline(__always) func report(_ index: ItemIndex, from: CGRect, to: CGRect) throws {
+            var frame = from.interpolated(to: to, fraction: p)
+            if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
+            if frame.isVisible(in: viewport) { try body(index, frame) }
+        }
+        var first = ItemIndex(item: .max, section: .max), last = ItemIndex(item: -1, section: -1)
+        var cursor = 0
+        try source.forEachItem(in: sourceRect) { index, from in
+            if index < first { first = index }
+            if last < index { last = index }
+            while cursor < count, band[cursor].index < index { cursor += 1 }
+            let to = cursor < count && band[cursor].index == index ? band[cursor].frame
+                : destination.frame(of: index) ?? from
+            try report(index, from: from, to: to)
+        }
+        // The destination's newcomers: indices outside the source band's run.
+        for slot in 0..<count where band[slot].index < first || last < band[slot].index {
+            let entry = band[slot]
+            try report(entry.index, from: source.frame(of: entry.index) ?? entry.frame, to: entry.frame)
+        }
+        guard overflowed else { return needed }
+        let stored = count > 0 ? band[count - 1].index : nil
+        try destination.forEachItem(in: destinationRect) { index, to in
+            guard stored.map({ $0 < index }) ?? true, index < first || last < index else { return }
+            try report(index, from: source.frame(of: index) ?? to, to: to)
+        }
+        return needed
     }
 
     /// The focus point in content coordinates at interpolation `fraction`.
@@ -503,3 +577,49 @@ public struct DensityPinch<Layout: ItemLayout> {
 }
 
 private func - (lhs: CGPoint, rhs: CGPoint) -> CGPoint { CGPoint(x: lhs.x - rhs.x, y: lhs.y - rhs.y) }
+
+/// Scratch space for ``DensityPinch``'s frames: one buffer per pinch,
+/// allocated once and reused every frame, so a frame allocates nothing. It
+/// is shared by copies of the pinch, which (like the pinch) stay in one
+/// isolation domain; ``isInUse`` guards a frame that walks the pinch again
+/// from inside its own walk.
+@usableFromInline
+final class BandScratch {
+    /// One item of a band: its index and its frame.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var index: ItemIndex
+        @usableFromInline var frame: CGRect
+
+        @inlinable
+        init(index: ItemIndex, frame: CGRect) {
+            self.index = index
+            self.frame = frame
+        }
+    }
+
+    /// The most entries kept: past a band this large, frames are looked up.
+    @usableFromInline static let maximumCapacity = 65_536
+
+    @usableFromInline private(set) var entries: UnsafeMutableBufferPointer<Entry>
+    @usableFromInline var isInUse = false
+
+    @usableFromInline
+    init() {
+        entries = .allocate(capacity: 256)
+    }
+
+    deinit {
+        entries.deallocate()
+    }
+
+    /// Grows the buffer to hold `count` entries (up to the maximum), for the
+    /// next frame: only when a band has outgrown it.
+    @usableFromInline
+    func reserve(_ count: Int) {
+        guard count > entries.count, entries.count < Self.maximumCapacity else { return }
+        let grown = min(max(count, entries.count * 2), Self.maximumCapacity)
+        entries.deallocate()
+        entries = .allocate(capacity: grown)
+    }
+}

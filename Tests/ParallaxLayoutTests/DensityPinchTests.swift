@@ -116,6 +116,51 @@ struct DensityPinchTests {
         #expect(Double(reportedTotal) >= 0.97 * Double(visibleTotal), "\(reportedTotal) of \(visibleTotal) drawn")
     }
 
+    /// A band holding more items than the pinch's scratch buffer (256 at
+    /// first, grown for the next frame): the items past it are looked up
+    /// instead, and the visible set is still exact, each item once. A body
+    /// that walks the pinch again from inside its walk gets the same items.
+    @Test func aBandLargerThanTheBufferStillReportsEveryVisibleItemOnce() throws {
+        let size = CGSize(width: 390, height: 844)
+        let count = 20_000
+        let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
+            var configuration = GridConfiguration(preferredItemSize: CGSize(width: 4, height: 4), margins: EdgeInsets(all: 2),
+                                                  spacing: CGSize(width: 1, height: 1))
+            configuration.columns = .fixed(n)
+            return try GridLayout(configuration: configuration, itemCount: count, containerSize: size)
+        }
+        let viewport = ScrollViewport(size: size, contentOffset: CGPoint(x: 0, y: 3_000))
+        var pinch = try DensityPinch(columns: 40, in: 30...50, viewport: viewport, focus: CGPoint(x: 200, y: 400), layout: make)
+        var rng = SplitMix64(seed: 512)
+        var largest = 0
+        for _ in 0..<12 {
+            try pinch.update(scale: CGFloat.random(in: 0.7...1.3, using: &rng))
+            let visible = CGRect(origin: pinch.contentOffset(), size: size)
+            var reported: [ItemIndex: CGRect] = [:]
+            pinch.forEachItem { index, frame in
+                #expect(reported[index] == nil, "\(index) reported twice")
+                reported[index] = frame
+            }
+            var expected = Set<ItemIndex>()
+            for item in 0..<count {
+                let index = ItemIndex(item: item)
+                if let frame = pinch.frame(of: index), frame.isVisible(in: visible) { expected.insert(index) }
+            }
+            let wrong = Set(reported.keys).symmetricDifference(expected)
+            #expect(wrong.isEmpty, "\(wrong.count) items wrong, as \(wrong.sorted().prefix(3))")
+            for (index, frame) in reported { #expect(frame == pinch.frame(of: index)) }
+            largest = max(largest, expected.count)
+        }
+        #expect(largest > 2 * 256, "the first band overflows the buffer")
+        // Re-entered: the inner walk cannot use the buffer the outer one is using.
+        var outer: [ItemIndex] = [], inner: [ItemIndex] = []
+        pinch.forEachItem { index, _ in
+            if outer.isEmpty { pinch.forEachItem { index, _ in inner.append(index) } }
+            outer.append(index)
+        }
+        #expect(Set(inner) == Set(outer) && inner.count == outer.count && !outer.isEmpty)
+    }
+
     @Test func oneGestureChainsFromTwoColumnsToEight() throws {
         var builds: [Int] = []
         let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
