@@ -474,10 +474,10 @@ public struct DensityPinch<Layout: ItemLayout> {
     func mergeBands(buffer band: UnsafeMutableBufferPointer<BandScratch.Entry>, sourceRect: CGRect,
                     destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat, center: CGPoint, viewport: CGRect,
                     _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Int {
-        let source = sourceLayout, destination = destinationLayout
+        // The layouts are read in place: a local copy of each would retain its storage every frame.
         var count = 0, needed = 0
         if band.count > 0 {
-            destination.forEachItem(in: destinationRect) { index, to in
+            destinationLayout.forEachItem(in: destinationRect) { index, to in
                 needed += 1
                 if count < band.count {
                     band[count] = BandScratch.Entry(index: index, frame: to)
@@ -493,24 +493,24 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         var first = ItemIndex(item: .max, section: .max), last = ItemIndex(item: -1, section: -1)
         var cursor = 0
-        try source.forEachItem(in: sourceRect) { index, from in
+        try sourceLayout.forEachItem(in: sourceRect) { index, from in
             if index < first { first = index }
             if last < index { last = index }
             while cursor < count, band[cursor].index < index { cursor += 1 }
             let to = cursor < count && band[cursor].index == index ? band[cursor].frame
-                : destination.frame(of: index) ?? from
+                : destinationLayout.frame(of: index) ?? from
             try report(index, from: from, to: to)
         }
         // The destination's newcomers: indices outside the source band's run.
         for slot in 0..<count where band[slot].index < first || last < band[slot].index {
             let entry = band[slot]
-            try report(entry.index, from: source.frame(of: entry.index) ?? entry.frame, to: entry.frame)
+            try report(entry.index, from: sourceLayout.frame(of: entry.index) ?? entry.frame, to: entry.frame)
         }
         guard overflowed else { return needed }
         let stored = count > 0 ? band[count - 1].index : nil
-        try destination.forEachItem(in: destinationRect) { index, to in
+        try destinationLayout.forEachItem(in: destinationRect) { index, to in
             guard stored.map({ $0 < index }) ?? true, index < first || last < index else { return }
-            try report(index, from: source.frame(of: index) ?? to, to: to)
+            try report(index, from: sourceLayout.frame(of: index) ?? to, to: to)
         }
         return needed
     }
