@@ -397,7 +397,6 @@ public struct DensityPinch<Layout: ItemLayout> {
     public func forEachItem(at progress: CGFloat?, shownAt shown: CGPoint?,
                             _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         let (p, zoom) = shape(progress ?? self.progress)
-        let source = sourceLayout, destination = destinationLayout
         let invariant = contentOffset(at: p)
         let offset = shown ?? invariant
         // The same shift at both ends: the bands move with it.
@@ -407,23 +406,25 @@ public struct DensityPinch<Layout: ItemLayout> {
         // The band of each end's viewport along the axis, across the whole
         // content: the offset moves sideways to keep the anchor under the
         // fingers, so items can slide into view from either side.
-        let order = source.placesItemsInIndexOrder && destination.placesItemsInIndexOrder ? 0
+        let order = sourceLayout.placesItemsInIndexOrder && destinationLayout.placesItemsInIndexOrder ? 0
             : 2 * tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
         let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
         let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
-        func band(_ layout: Layout, at end: CGFloat) -> CGRect {
-            let start = axis.main(contentOffset(at: end)) + shift - slack
-            let cross = max(axis.cross(layout.contentSize), axis.cross(viewportSize))
+        let axis = self.axis, viewportSize = self.viewportSize
+        func band(crossing contentSize: CGSize, from offset: CGPoint) -> CGRect {
+            let start = axis.main(offset) + shift - slack
+            let cross = max(axis.cross(contentSize), axis.cross(viewportSize))
             return axis.rect(main: Span(start, axis.main(viewportSize) + 2 * slack),
                              cross: Span(-crossShift, cross + 2 * crossShift))
         }
-        let sourceRect = band(source, at: 0)
-        let destinationRect = band(destination, at: 1)
+        let sourceRect = band(crossing: sourceLayout.contentSize, from: contentOffset(at: 0))
+        let destinationRect = band(crossing: destinationLayout.contentSize, from: contentOffset(at: 1))
         if order == 0 {
             try forEachItemInIndexOrder(sourceRect: sourceRect, destinationRect: destinationRect, fraction: p,
                                         zoom: zoom, center: center, viewport: viewport, body)
             return
         }
+        let source = sourceLayout, destination = destinationLayout
         try source.forEachItem(in: sourceRect) { index, from in
             var frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
@@ -454,27 +455,30 @@ public struct DensityPinch<Layout: ItemLayout> {
                                  _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         let scratch = self.scratch
         guard !scratch.isInUse else {
-            try mergeBands(buffer: UnsafeMutableBufferPointer(start: nil, count: 0), sourceRect: sourceRect,
-                           destinationRect: destinationRect, fraction: p, zoom: zoom, center: center,
-                           viewport: viewport, body)
+            try Self.mergeBands(sourceLayout, destinationLayout, buffer: UnsafeMutableBufferPointer(start: nil, count: 0),
+                                sourceRect: sourceRect, destinationRect: destinationRect, fraction: p, zoom: zoom,
+                                center: center, viewport: viewport, body)
             return
         }
         scratch.isInUse = true
         defer { scratch.isInUse = false }
-        let needed = try mergeBands(buffer: scratch.entries, sourceRect: sourceRect, destinationRect: destinationRect,
-                                    fraction: p, zoom: zoom, center: center, viewport: viewport, body)
+        let needed = try Self.mergeBands(sourceLayout, destinationLayout, buffer: scratch.entries, sourceRect: sourceRect,
+                                         destinationRect: destinationRect, fraction: p, zoom: zoom, center: center,
+                                         viewport: viewport, body)
         scratch.reserve(needed)
     }
 
     /// Reports the items of both bands, merging by index with the
     /// destination band's frames kept in `buffer`; what does not fit is
     /// looked up. Returns how many entries the destination band needed.
+    /// (Static, with the layouts as arguments, so that its closures capture
+    /// the two layouts and not a copy of the whole pinch.)
     @inlinable
     @discardableResult
-    func mergeBands(buffer band: UnsafeMutableBufferPointer<BandScratch.Entry>, sourceRect: CGRect,
-                    destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat, center: CGPoint, viewport: CGRect,
-                    _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Int {
-        // The layouts are read in place: a local copy of each would retain its storage every frame.
+    static func mergeBands(_ sourceLayout: Layout, _ destinationLayout: Layout,
+                           buffer band: UnsafeMutableBufferPointer<BandScratch.Entry>, sourceRect: CGRect,
+                           destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat, center: CGPoint, viewport: CGRect,
+                           _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Int {
         var count = 0, needed = 0
         if band.count > 0 {
             destinationLayout.forEachItem(in: destinationRect) { index, to in
@@ -501,8 +505,17 @@ public struct DensityPinch<Layout: ItemLayout> {
                 : destinationLayout.frame(of: index) ?? from
             try report(index, from: from, to: to)
         }
-        // The destination's newcomers: indices outside the source band's run.
-        for slot in 0..<count where band[slot].index < first || last < band[slot].index {
+        // The destination's newcomers: indices outside the source band's run, a
+        // prefix and a suffix of the buffer (it is in index order).
+        var slot = 0
+        while slot < count, band[slot].index < first {
+            let entry = band[slot]
+            try report(entry.index, from: sourceLayout.frame(of: entry.index) ?? entry.frame, to: entry.frame)
+            slot += 1
+        }
+        var tail = count - 1
+        while tail >= slot, last < band[tail].index { tail -= 1 }
+        for slot in (tail + 1)..<max(count, tail + 1) {
             let entry = band[slot]
             try report(entry.index, from: sourceLayout.frame(of: entry.index) ?? entry.frame, to: entry.frame)
         }

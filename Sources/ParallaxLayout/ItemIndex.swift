@@ -18,6 +18,12 @@ public struct ItemIndex: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Whether `lhs` comes before `rhs`: by section, then by item.
+    /// Whether both name the same item of the same section. (Written out,
+    /// not synthesized, so that per-frame loops in other modules inline it.)
+    @inlinable public static func == (lhs: ItemIndex, rhs: ItemIndex) -> Bool {
+        lhs.item == rhs.item && lhs.section == rhs.section
+    }
+
     @inlinable public static func < (lhs: ItemIndex, rhs: ItemIndex) -> Bool {
         lhs.section != rhs.section ? lhs.section < rhs.section : lhs.item < rhs.item
     }
