@@ -8,6 +8,8 @@ gallery="$(swift build --package-path Apps -c release --show-bin-path)/parallax-
 mkdir -p docs
 "$gallery" render --generated --size 800x500 --layout grid --scroll 160 --out docs/gallery-grid.png
 "$gallery" render --generated --size 360x640 --layout list --scroll 700 --out docs/gallery-list.png
+"$gallery" render --generated --size 800x500 --layout quilt --scroll 300 --out docs/gallery-quilt.png
+"$gallery" render --generated --size 800x500 --layout waterfall --scroll 300 --out docs/gallery-waterfall.png
 "$gallery" render --scene layers --size 800x300 --scroll 1800 --out docs/gallery-layers.png
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

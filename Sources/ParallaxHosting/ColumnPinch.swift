@@ -213,6 +213,18 @@ public struct ColumnPinch {
         }
     }
 
+    /// The frame of `section`'s header now, while a pinch is active (`nil`
+    /// otherwise, or for a section without a header).
+    public func headerFrame(ofSection section: Int) -> CGRect? {
+        switch phase {
+        case .idle: return nil
+        case .pinching(let pinch), .settling(let pinch, _, _): return pinch.headerFrame(ofSection: section)
+        }
+    }
+
+    /// The number of sections while a pinch is active; 0 otherwise.
+    public var numberOfSections: Int { active?.numberOfSections ?? 0 }
+
     /// The frame of `index` now, while a pinch is active.
     public func frame(of index: ItemIndex) -> CGRect? {
         switch phase {

@@ -365,6 +365,28 @@ public struct DensityPinch<Layout: ItemLayout> {
         return zoom == 1 ? frame : Self.zoomed(frame, by: zoom, about: focusInContent(at: p))
     }
 
+    /// The frame of `section`'s header at the current progress (or at
+    /// `progress`), in content coordinates: moved linearly from its frame in
+    /// the source layout to its frame in the destination, as items are;
+    /// `nil` when neither layout gives the section a header.
+    ///
+    /// Complexity: O(1) for the built-in layouts.
+    @inlinable
+    public func headerFrame(ofSection section: Int, at progress: CGFloat? = nil) -> CGRect? {
+        let (p, zoom) = shape(progress ?? self.progress)
+        let frame: CGRect
+        switch (sourceLayout.headerFrame(ofSection: section), destinationLayout.headerFrame(ofSection: section)) {
+        case let (from?, to?): frame = from.interpolated(to: to, fraction: p)
+        case let (from?, nil): frame = from
+        case let (nil, to?): frame = to
+        case (nil, nil): return nil
+        }
+        return zoom == 1 ? frame : Self.zoomed(frame, by: zoom, about: focusInContent(at: p))
+    }
+
+    /// The number of sections of the layouts the pinch moves between.
+    public var numberOfSections: Int { sourceLayout.numberOfSections }
+
     /// Calls `body` once for every item visible through the viewport at the
     /// current progress (or at `progress`), with its frame in content
     /// coordinates at that progress and the viewport's content offset

@@ -206,6 +206,12 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
                 item.frame = shown(frame)
                 if item.frame.intersects(rect) { attributes.append(item) }
             }
+            // Headers move with their sections. (A quilt's footers are left out while it is pinched.)
+            for section in 0..<pinch.numberOfSections {
+                if let header = pinchHeaderAttributes(section: section, of: pinch), header.frame.intersects(rect) {
+                    attributes.append(header)
+                }
+            }
             return attributes
         }
         guard let layout = state.layout else { return [] }
@@ -243,8 +249,21 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
     open override func layoutAttributesForSupplementaryView(
         ofKind elementKind: String, at indexPath: IndexPath
     ) -> UICollectionViewLayoutAttributes? {
+        if let pinch = pinchBox?.pinch, pinch.isActive {
+            guard elementKind == UICollectionView.elementKindSectionHeader else { return nil }
+            return pinchHeaderAttributes(section: indexPath.section, of: pinch)
+        }
         guard let layout = state.layout else { return nil }
         return supplementaryAttributes(elementKind, section: indexPath.section, in: layout)
+    }
+
+    /// A section's header where the pinch shows it now.
+    private func pinchHeaderAttributes(section: Int, of pinch: ColumnPinch) -> UICollectionViewLayoutAttributes? {
+        guard let frame = pinch.headerFrame(ofSection: section), frame.width > 0, frame.height > 0 else { return nil }
+        let attributes = UICollectionViewLayoutAttributes(
+            forSupplementaryViewOfKind: UICollectionView.elementKindSectionHeader, with: IndexPath(item: 0, section: section))
+        attributes.frame = shown(frame)
+        return attributes
     }
 
     private static let supplementaryKinds = [UICollectionView.elementKindSectionHeader,

@@ -39,6 +39,7 @@ struct QuickStartDocumentationTests {
     @Test("each quick start file appears verbatim as a Swift block of the README", arguments: [
         "Examples/QuickStart/UIKitQuickStart.swift",
         "Examples/QuickStart/SwiftUIQuickStart.swift",
+        "Examples/QuickStart/SwiftUIPinchQuickStart.swift",
     ])
     func quickStart(_ file: String) throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

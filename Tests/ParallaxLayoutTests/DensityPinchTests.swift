@@ -161,6 +161,35 @@ struct DensityPinchTests {
         #expect(Set(inner) == Set(outer) && inner.count == outer.count && !outer.isEmpty)
     }
 
+    /// Section headers move with their sections: at each end the header
+    /// frame is that layout's, in between it moves linearly, and the items
+    /// of several sections are still reported exactly.
+    @Test func sectionHeadersMoveWithTheirSections() throws {
+        let size = CGSize(width: 390, height: 844)
+        let counts = [7, 30, 12, 40]
+        let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
+            var configuration = GridConfiguration.grid
+            configuration.columns = .fixed(n)
+            configuration.headerHeight = 36
+            return try GridLayout(configuration: configuration, itemCounts: counts, containerSize: size)
+        }
+        let viewport = ScrollViewport(size: size, contentOffset: CGPoint(x: 0, y: 400))
+        var pinch = try DensityPinch(columns: 3, in: 2...6, viewport: viewport, focus: CGPoint(x: 120, y: 300), layout: make)
+        #expect(pinch.numberOfSections == 4)
+        for scale in [0.95, 0.85, 0.75, 1.2] as [CGFloat] {
+            try pinch.update(scale: scale)
+            for section in 0..<4 {
+                let from = try #require(pinch.sourceLayout.headerFrame(ofSection: section))
+                let to = try #require(pinch.destinationLayout.headerFrame(ofSection: section))
+                #expect(pinch.headerFrame(ofSection: section, at: 0) == from)
+                #expect(pinch.headerFrame(ofSection: section, at: 1) == to)
+                let half = try #require(pinch.headerFrame(ofSection: section, at: 0.5))
+                #expect(abs(half.minY - (from.minY + to.minY) / 2) < 1e-9 && abs(half.height - 36) < 1e-9)
+            }
+            #expect(pinch.headerFrame(ofSection: 9) == nil)
+        }
+    }
+
     @Test func oneGestureChainsFromTwoColumnsToEight() throws {
         var builds: [Int] = []
         let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in

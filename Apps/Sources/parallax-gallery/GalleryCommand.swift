@@ -154,13 +154,13 @@ struct SharedOptions: ParsableArguments {
     /// The photos to show; a missing or empty folder falls back to
     /// generated pictures with a clear message, so the gallery still runs.
     func library() async -> PhotoLibrary {
-        if generated { return PhotoLibrary.synthetic() }
+        if generated { return PhotoLibrary.synthetic(mixedShapes: true) }
         if let url = try? serverURL() {
             do {
                 return try PhotoLibrary.server(url)
             } catch {
                 FileHandle.standardError.write(Data("parallax-gallery: \(error); showing generated pictures instead\n".utf8))
-                return PhotoLibrary.synthetic()
+                return PhotoLibrary.synthetic(mixedShapes: true)
             }
         }
         let folder = photos.map { URL(fileURLWithPath: $0) }
@@ -171,7 +171,7 @@ struct SharedOptions: ParsableArguments {
             if photos != nil || FileManager.default.fileExists(atPath: folder.path) {
                 FileHandle.standardError.write(Data("parallax-gallery: \(error); showing generated pictures instead\n".utf8))
             }
-            return PhotoLibrary.synthetic()
+            return PhotoLibrary.synthetic(mixedShapes: true)
         }
     }
 }
