@@ -150,6 +150,12 @@ public final class ParallaxController {
         guard let loading, let imageID, let collectionView = scrollView as? UICollectionView,
               let parallaxLayout = collectionView.collectionViewLayout as? ParallaxCollectionViewLayout,
               let layout = parallaxLayout.state.layout else { return }
+        // During a pinch the frames shown are the pinch's, not the resting layout's: the visible cells
+        // ask for their own pictures, and the plan is made again for the count the pinch rests on.
+        if parallaxLayout.columnPinch?.isActive == true {
+            loading.invalidate()
+            return
+        }
         let placer = driver.scroller(for: host).placer(for: driver.window(for: host))
         let scale = max(scrollView.traitCollection.displayScale, 1)
         loading.update(layout: layout, visibleRect: parallaxLayout.layoutRect(of: collectionView.bounds),
