@@ -352,7 +352,7 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         // A pinch that begins while the last one settles: that one comes to rest at once.
         if box.pinch.isActive, let offset = box.pinch.finishSettling() { showRestingLayout(at: offset) }
         collectionView.setContentOffset(collectionView.contentOffset, animated: false)   // stops a fling
-        let visible = built(collectionView.bounds)
+        let visible = built(unmirrored(collectionView.bounds, in: collectionView))
         let insets = EdgeInsets(collectionView.adjustedContentInset)
         let viewport = ScrollViewport(size: visible.size, contentOffset: visible.origin, insets: insets)
         let focus = focusPoint(location, in: collectionView)
@@ -401,7 +401,8 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         state.invalidateContents()
         invalidateLayout()
         collectionView.layoutIfNeeded()
-        collectionView.contentOffset = shown(CGRect(origin: offset, size: built(collectionView.bounds).size)).origin
+        let size = built(collectionView.bounds).size
+        collectionView.contentOffset = mirrored(shown(CGRect(origin: offset, size: size)), in: collectionView).origin
     }
 
     /// Shows the pinch's current frames at its offset.
@@ -409,15 +410,33 @@ open class ParallaxCollectionViewLayout: UICollectionViewLayout {
         guard let collectionView, let offset = pinchBox?.pinch.contentOffset else { return }
         invalidateLayout()
         let size = built(collectionView.bounds).size
-        collectionView.contentOffset = shown(CGRect(origin: offset, size: size)).origin
+        collectionView.contentOffset = mirrored(shown(CGRect(origin: offset, size: size)), in: collectionView).origin
     }
 
     /// `location` (collection-view coordinates) in the coordinates of the
     /// visible rectangle of the layout.
     private func focusPoint(_ location: CGPoint, in collectionView: UICollectionView) -> CGPoint {
-        let visible = built(collectionView.bounds)
-        let point = built(CGRect(origin: location, size: .zero)).origin
+        let visible = built(unmirrored(collectionView.bounds, in: collectionView))
+        let point = built(unmirrored(CGRect(origin: location, size: .zero), in: collectionView)).origin
         return CGPoint(x: point.x - visible.minX, y: point.y - visible.minY)
+    }
+
+    /// In a right-to-left interface UIKit mirrors this layout's frames
+    /// across the content's width (``flipsHorizontallyInOppositeLayoutDirection``)
+    /// but not the content offset or touch locations: `rect` (collection-view
+    /// coordinates) as the layout, built left to right, sees it. Unchanged
+    /// left to right.
+    private func unmirrored(_ rect: CGRect, in collectionView: UICollectionView) -> CGRect {
+        guard collectionView.effectiveUserInterfaceLayoutDirection == .rightToLeft else { return rect }
+        var mirrored = rect
+        mirrored.origin.x = collectionViewContentSize.width - rect.maxX
+        return mirrored
+    }
+
+    /// The inverse of ``unmirrored(_:in:)`` (the same reflection): a
+    /// rectangle of the layout's content where UIKit shows it.
+    private func mirrored(_ rect: CGRect, in collectionView: UICollectionView) -> CGRect {
+        unmirrored(rect, in: collectionView)
     }
 
     // MARK: Loading
