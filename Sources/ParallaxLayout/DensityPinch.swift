@@ -441,6 +441,11 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         let sourceRect = band(crossing: sourceLayout.contentSize, from: contentOffset(at: 0))
         let destinationRect = band(crossing: destinationLayout.contentSize, from: contentOffset(at: 1))
+        if order == 0, let source = Self.grid(sourceLayout), let destination = Self.grid(destinationLayout),
+           try Self.forEachItemOfGrids(source, destination, sourceRect: sourceRect, destinationRect: destinationRect,
+                                       fraction: p, zoom: zoom, center: center, viewport: viewport, body) {
+            return
+        }
         if order == 0 {
             try forEachItemInIndexOrder(sourceRect: sourceRect, destinationRect: destinationRect, fraction: p,
                                         zoom: zoom, center: center, viewport: viewport, body)

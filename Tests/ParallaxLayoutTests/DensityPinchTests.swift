@@ -20,6 +20,38 @@ func pinchQuilt(_ n: Int, spans: [QuiltSpan], width: CGFloat) throws(LayoutError
     return try QuiltLayout(configuration: configuration, spans: spans, containerSize: CGSize(width: width, height: 800))
 }
 
+/// A grid seen only through ``ItemLayout``: index-ordered, but not a
+/// `GridLayout`, so a pinch over it takes the general merged pass rather
+/// than the grids' closed form.
+struct OrderedLayout: ItemLayout {
+    let base: GridLayout
+    var axis: ScrollAxis { base.axis }
+    var isMainAxisMirrored: Bool { base.isMainAxisMirrored }
+    var contentSize: CGSize { base.contentSize }
+    var numberOfSections: Int { base.numberOfSections }
+    var placesItemsInIndexOrder: Bool { true }
+    func numberOfItems(inSection section: Int) -> Int { base.numberOfItems(inSection: section) }
+    func frame(of index: ItemIndex) -> CGRect? { base.frame(of: index) }
+    func headerFrame(ofSection section: Int) -> CGRect? { base.headerFrame(ofSection: section) }
+    func forEachItem(in rect: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        try base.forEachItem(in: rect, body)
+    }
+    func restingPosition(showing index: ItemIndex) -> CGFloat? { base.restingPosition(showing: index) }
+    func restingPosition(nearest position: CGFloat) -> CGFloat? { base.restingPosition(nearest: position) }
+}
+
+/// The kinds of layout the visible-set test pinches: each takes its own pass.
+enum PinchedKind: String, CaseIterable, CustomTestStringConvertible {
+    /// Grids: the closed-form walk.
+    case grid
+    /// Index-ordered layouts in general: the merged bands.
+    case ordered
+    /// Quilts: widened bands, looked up.
+    case quilt
+
+    var testDescription: String { rawValue }
+}
+
 /// Where `point` (viewport coordinates) falls inside `frame` (content
 /// coordinates) seen at `offset`, as a fraction of the frame.
 func relativePoint(_ point: CGPoint, in frame: CGRect, offset: CGPoint) -> CGPoint {
@@ -32,9 +64,10 @@ struct DensityPinchTests {
     /// past the content's ends), focus points and scales: the point of the
     /// anchor photo that was under the fingers stays exactly under them, and
     /// the items reported are exactly the ones visible.
-    @Test(arguments: [false, true])
-    func thePhotoUnderTheFingersStaysUnderThem(quilt: Bool) throws {
-        var rng = SplitMix64(seed: quilt ? 0x9117 : 0x6121)
+    @Test(arguments: PinchedKind.allCases)
+    func thePhotoUnderTheFingersStaysUnderThem(kind: PinchedKind) throws {
+        let quilt = kind == .quilt
+        var rng = SplitMix64(seed: quilt ? 0x9117 : kind == .grid ? 0x6121 : 0x0D3E)
         var checkedStates = 0, visibleTotal = 0, reportedTotal = 0
         for _ in 0..<(quilt ? 120 : 300) {
             let width = CGFloat.random(in: 240...1300, using: &rng)
@@ -48,8 +81,11 @@ struct DensityPinchTests {
                  QuiltSpan(width: 2, height: 2)][Int.random(in: 0..<4, using: &rng)]
             }
             let make: (Int) throws(LayoutError) -> AnyItemLayout = { n throws(LayoutError) in
-                quilt ? AnyItemLayout(try pinchQuilt(n, spans: spans, width: width))
-                      : AnyItemLayout(try pinchGrid(n, count: count, width: width))
+                switch kind {
+                case .quilt: AnyItemLayout(try pinchQuilt(n, spans: spans, width: width))
+                case .grid: AnyItemLayout(try pinchGrid(n, count: count, width: width))
+                case .ordered: AnyItemLayout(OrderedLayout(base: try pinchGrid(n, count: count, width: width)))
+                }
             }
             let first = try make(start)
             // Anywhere in the content, or a little past either end (a fling's overscroll).
@@ -123,11 +159,12 @@ struct DensityPinchTests {
     @Test func aBandLargerThanTheBufferStillReportsEveryVisibleItemOnce() throws {
         let size = CGSize(width: 390, height: 844)
         let count = 20_000
-        let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
+        // Through `OrderedLayout`: grids take the closed form, which has no buffer.
+        let make: (Int) throws(LayoutError) -> OrderedLayout = { n throws(LayoutError) in
             var configuration = GridConfiguration(preferredItemSize: CGSize(width: 4, height: 4), margins: EdgeInsets(all: 2),
                                                   spacing: CGSize(width: 1, height: 1))
             configuration.columns = .fixed(n)
-            return try GridLayout(configuration: configuration, itemCount: count, containerSize: size)
+            return OrderedLayout(base: try GridLayout(configuration: configuration, itemCount: count, containerSize: size))
         }
         let viewport = ScrollViewport(size: size, contentOffset: CGPoint(x: 0, y: 3_000))
         var pinch = try DensityPinch(columns: 40, in: 30...50, viewport: viewport, focus: CGPoint(x: 200, y: 400), layout: make)
@@ -166,7 +203,7 @@ struct DensityPinchTests {
     /// of several sections are still reported exactly.
     @Test func sectionHeadersMoveWithTheirSections() throws {
         let size = CGSize(width: 390, height: 844)
-        let counts = [7, 30, 12, 40]
+        let counts = [7, 5, 3, 12, 4, 9, 40]
         let make: (Int) throws(LayoutError) -> GridLayout = { n throws(LayoutError) in
             var configuration = GridConfiguration.grid
             configuration.columns = .fixed(n)
@@ -175,10 +212,10 @@ struct DensityPinchTests {
         }
         let viewport = ScrollViewport(size: size, contentOffset: CGPoint(x: 0, y: 400))
         var pinch = try DensityPinch(columns: 3, in: 2...6, viewport: viewport, focus: CGPoint(x: 120, y: 300), layout: make)
-        #expect(pinch.numberOfSections == 4)
+        #expect(pinch.numberOfSections == 7)
         for scale in [0.95, 0.85, 0.75, 1.2] as [CGFloat] {
             try pinch.update(scale: scale)
-            for section in 0..<4 {
+            for section in 0..<7 {
                 let from = try #require(pinch.sourceLayout.headerFrame(ofSection: section))
                 let to = try #require(pinch.destinationLayout.headerFrame(ofSection: section))
                 #expect(pinch.headerFrame(ofSection: section, at: 0) == from)
@@ -187,6 +224,22 @@ struct DensityPinchTests {
                 #expect(abs(half.minY - (from.minY + to.minY) / 2) < 1e-9 && abs(half.height - 36) < 1e-9)
             }
             #expect(pinch.headerFrame(ofSection: 9) == nil)
+            // The items of every section on screen, each once, exactly the visible ones.
+            let visible = CGRect(origin: pinch.contentOffset(), size: size)
+            var reported: [ItemIndex: CGRect] = [:]
+            pinch.forEachItem { index, frame in
+                #expect(reported[index] == nil)
+                reported[index] = frame
+            }
+            var expected = Set<ItemIndex>()
+            for (section, count) in counts.enumerated() {
+                for item in 0..<count {
+                    let index = ItemIndex(item: item, section: section)
+                    if let frame = pinch.frame(of: index), frame.isVisible(in: visible) { expected.insert(index) }
+                }
+            }
+            #expect(Set(reported.keys) == expected && Set(expected.map(\.section)).count > 1)
+            for (index, frame) in reported { #expect(frame == pinch.frame(of: index)) }
         }
     }
 
