@@ -507,9 +507,16 @@ package final class GalleryModel {
         scroll.fling(velocity: velocity, snap: snapRule(velocity: velocity))
     }
 
-    /// Glides to `offset`, snapped (keys, page up/down).
+    /// Glides to `offset` (Home, End).
     package func glide(to offset: CGFloat) {
         scroll.decelerate(to: offset)
+    }
+
+    /// Glides `distance` further than where the scroll is heading (arrows,
+    /// Page Up/Down): presses in quick succession add up, as in a browser,
+    /// instead of each starting again from wherever the last glide has got to.
+    package func glide(by distance: CGFloat) {
+        scroll.decelerate(to: (scroll.target ?? scroll.position) + distance)
     }
 
     private func snapRule(velocity: CGFloat) -> (CGFloat) -> CGFloat {

@@ -36,6 +36,31 @@ struct GalleryModelTests {
         #expect(model.topItem == top, "the switch kept the photo at the top")
     }
 
+    /// Page Down pressed eight times in quick succession goes eight pages
+    /// down, as in a browser; Page Up then comes back the same way.
+    @Test func pageKeysPressedQuicklyAddUp() async throws {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let size = CGSize(width: 390, height: 844)
+        let model = GalleryModel(library: PhotoLibrary.synthetic(count: 400, width: 60, height: 40), settings: settings,
+                                 viewportSize: size)
+        await model.loadPhotoList()
+        model.update(now: 0)
+        for press in 1...8 {
+            model.glide(by: size.height)
+            model.update(now: Double(press) * 0.05)                // 50 ms apart: each glide is still under way
+        }
+        #expect(model.scroll.target == 8 * size.height)
+        var now = 0.4
+        while !model.scroll.isAtRest, now < 10 { now += 1.0 / 60; model.update(now: now) }
+        #expect(model.scroll.position == 8 * size.height)
+        for _ in 1...3 { model.glide(by: -size.height) }
+        #expect(model.scroll.target == 5 * size.height)
+        // Past the end, the target stops at the end.
+        model.glide(by: 1_000_000)
+        #expect(model.scroll.target == model.scroll.bounds.upperBound)
+    }
+
     @Test func headlessFramesDrawTheHUDWhenAsked() async throws {
         let library = PhotoLibrary.synthetic(count: 8, width: 120, height: 90)
         var settings = GallerySettings()
