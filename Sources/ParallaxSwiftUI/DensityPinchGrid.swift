@@ -77,7 +77,8 @@ where Data.Element: Identifiable, Data.Index == Int {
                 .parallaxScrollContainer()
                 .opacity(pinch == nil ? 1 : 0)
                 .overlay { if pinch != nil { pinchOverlay(size: size) } }
-                .gesture(magnify(size: size))
+                // Simultaneous: one finger still scrolls; two pinch (the scroll view is hidden meanwhile).
+                .simultaneousGesture(magnify(size: size))
                 .onChange(of: restingOffset) { _, offset in
                     guard offset != nil else { return }
                     proxy.scrollTo(RestingMarker.id, anchor: .topLeading)
@@ -198,16 +199,16 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// at the count and offset it chose.
     private func advanceSettle(to date: Date) {
         guard var columnPinch = pinch, let start = pinchStart else { return }
-        let offset = columnPinch.contentOffset
+        var resting = columnPinch                               // to ask where it rests, once it does
         if columnPinch.advance(to: date.timeIntervalSince(start)) {
             pinch = columnPinch
             return
         }
-        columns = columnPinch.columns
-        if let offset {
+        if let offset = resting.finishSettling() {
             scroll.contentOffset = offset
             restingOffset = offset
         }
+        columns = columnPinch.columns
         pinch = nil
         pinchStart = nil
     }

@@ -282,9 +282,11 @@ package final class GalleryModel {
 
     // MARK: Layout
 
-    /// The layout of the current settings, photos and shapes for `size`,
-    /// remembered as the shapes the layout shows (``awaitsShape(_:)``).
-    private func makeLayout(size: CGSize) -> AnyItemLayout {
+    /// The layout of the current settings and photos for `size`, with
+    /// `shapes` (by default every shape known), remembered as the shapes the
+    /// layout shows (``awaitsShape(_:)``).
+    private func makeLayout(size: CGSize, shapes: PhotoShapes? = nil) -> AnyItemLayout {
+        let shapes = shapes ?? self.shapes
         laidOutShapes = shapes
         layoutGeneration &+= 1
         // The configurations are valid by construction and the window's size is checked on resize;
@@ -382,7 +384,8 @@ package final class GalleryModel {
         // Grid and list pinch into each other (the list is the grid's one-column end); quilt and
         // waterfall change their own column count.
         let family: GalleryLayout = settings.layout == .list ? .grid : settings.layout
-        let shapes = self.shapes
+        // The shapes the resting layout shows: sizes that arrive meanwhile wait for the pinch to rest.
+        let shapes = laidOutShapes
         var columnPinch = ColumnPinch(columns: columnCount, range: family.pinchColumns) {
             n, size, counts throws(LayoutError) in
             try GalleryLayouts.layout(family, columns: n, count: counts.first ?? 0, size: size, shapes: shapes)
@@ -433,7 +436,9 @@ package final class GalleryModel {
     private func rest(on columns: Int, at offset: CGPoint) {
         settings.columns = columns
         if settings.layout == .grid || settings.layout == .list { settings.layout = columns == 1 ? .list : .grid }
-        layout = makeLayout(size: viewportSize)
+        // The shapes the pinch showed, so the rest matches its last frame; sizes that arrived during
+        // it are applied on the next frame, keeping the place.
+        layout = makeLayout(size: viewportSize, shapes: laidOutShapes)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
         scroll.jump(to: range.clamp(offset.y))

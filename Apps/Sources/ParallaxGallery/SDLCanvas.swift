@@ -74,6 +74,13 @@ package final class SDLCanvas: GalleryCanvas {
         guard let texture = texture(for: image, key: key) else { return }
         SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (opacity * 255).rounded()))))
         var target = Self.frect(rect)
+        // A thumbnail is decoded at its rectangle's size rounded to whole pixels. Within a pixel of it,
+        // it is copied at its own size on whole pixels: the software renderer's plain copy, not its
+        // stretch, which costs several times more (a waterfall's tiles have fractional heights).
+        let width = Float(image.width), height = Float(image.height)
+        if abs(target.w - width) <= 1, abs(target.h - height) <= 1 {
+            target = SDL_FRect(x: target.x.rounded(), y: target.y.rounded(), w: width, h: height)
+        }
         SDL_RenderCopyF(renderer, texture, nil, &target)
     }
 
