@@ -419,6 +419,7 @@ public struct DensityPinch<Layout: ItemLayout> {
     public func forEachItem(at progress: CGFloat?, shownAt shown: CGPoint?,
                             _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
         let (p, zoom) = shape(progress ?? self.progress)
+        let axis = self.axis, viewportSize = self.viewportSize
         let invariant = contentOffset(at: p)
         let offset = shown ?? invariant
         // The same shift at both ends: the bands move with it.
@@ -432,7 +433,6 @@ public struct DensityPinch<Layout: ItemLayout> {
             : 2 * tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
         let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
         let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
-        let axis = self.axis, viewportSize = self.viewportSize
         func band(crossing contentSize: CGSize, from offset: CGPoint) -> CGRect {
             let start = axis.main(offset) + shift - slack
             let cross = max(axis.cross(contentSize), axis.cross(viewportSize))
