@@ -152,16 +152,20 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// The fingers came down at `focus` (the scroll view's coordinates).
     private func begin(at focus: CGPoint, size: CGSize) {
         // A pinch that begins while the last one settles: that one rests at once, where it was heading.
-        if var settling = pinch, let offset = settling.finishSettling() {
-            columns = settling.columns
-            scroll.contentOffset = offset
-            restingOffset = offset
+        // (Locals, not the state just written: a state's new value may only be read on the next update.)
+        var restingColumns = columns, offset = scroll.contentOffset
+        if var settling = pinch, let rest = settling.finishSettling() {
+            restingColumns = settling.columns
+            offset = rest
+            columns = restingColumns
+            scroll.contentOffset = rest
+            restingOffset = rest
         }
         let configuration = self.configuration
-        var columnPinch = ColumnPinch(columns: columns, range: range) { n, size, counts throws(LayoutError) in
+        var columnPinch = ColumnPinch(columns: restingColumns, range: range) { n, size, counts throws(LayoutError) in
             try Self.makeLayout(columns: n, configuration: configuration, count: counts.first ?? 0, size: size)
         }
-        let viewport = ScrollViewport(size: size, contentOffset: scroll.contentOffset)
+        let viewport = ScrollViewport(size: size, contentOffset: offset)
         let began = columnPinch.begin(viewport: viewport, focus: focus, containerSize: size, itemCounts: [data.count])
         pinch = began ? columnPinch : nil
         pinchStart = nil
