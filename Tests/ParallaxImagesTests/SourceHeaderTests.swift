@@ -74,6 +74,53 @@ extension HTTPTests {
             #expect(server.requestCount(for: "/large.jpg") == 1)
         }
 
+        @Test func aManifestGivesEverySizeWithTheListAndNoPictureIsAskedFor() async throws {
+            let manifest = """
+            { "images": [ { "name": "wide.jpg", "width": 640, "height": 480 },
+                          { "name": "turned.jpg", "width": 480, "height": 640, "orientation": 8 },
+                          "unmeasured.jpg" ] }
+            """
+            let server = try LoopbackHTTPServer(routes: [
+                "/photos.json": Data(manifest.utf8),
+                "/unmeasured.jpg": jpegWithMetadata(width: 20, height: 90, comment: 0),
+            ])
+            defer { server.stop() }
+            let source = try HTTPImageSource(baseURL: server.baseURL, indexPath: "photos.json")
+            #expect(try await source.imageIDs() == ["wide.jpg", "turned.jpg", "unmeasured.jpg"])
+            let wide = try await source.header(for: "wide.jpg")
+            #expect(wide.width == 640 && wide.height == 480 && wide.format == .jpeg)
+            let turned = try await source.header(for: "turned.jpg")
+            #expect(turned.width == 480 && turned.height == 640 && turned.orientation == .left)
+            #expect(server.requestCount(for: "/wide.jpg") == 0 && server.requestCount(for: "/turned.jpg") == 0)
+            // A photo the manifest gives no size for is read by range, as without a manifest.
+            let unmeasured = try await source.header(for: "unmeasured.jpg")
+            #expect(unmeasured.width == 20 && unmeasured.height == 90)
+            #expect(server.ranges(for: "/unmeasured.jpg") == ["bytes=0-65535"])
+
+            // The probe publishes every stated size without a single picture request.
+            let probe = HeaderProbe(source: source)
+            await probe.probe(["wide.jpg", "turned.jpg"])
+            await probe.waitUntilIdle()
+            #expect(await probe.header(for: "turned.jpg")?.height == 640)
+            #expect(server.requestCount(for: "/wide.jpg") == 0 && server.requestCount(for: "/turned.jpg") == 0)
+        }
+
+        @Test func aBrokenJSONIndexSaysSoAndATextListStartingWithABracketIsStillAList() async throws {
+            let server = try LoopbackHTTPServer(routes: ["/photos.json": Data("{ \"images\": [".utf8),
+                                                         "/index.txt": Data("[2019] beach.jpg\nsea.jpg\n".utf8)])
+            defer { server.stop() }
+            let broken = try HTTPImageSource(baseURL: server.baseURL, indexPath: "photos.json", maximumAttempts: 1)
+            do {
+                _ = try await broken.imageIDs()
+                Issue.record("a broken manifest was read")
+            } catch {
+                guard case .unavailable(let reason) = error else { Issue.record("\(error)"); return }
+                #expect(reason.hasSuffix("photos.json cannot be read: the manifest is not valid JSON"), "\(reason)")
+            }
+            let text = try HTTPImageSource(baseURL: server.baseURL, indexPath: "index.txt")
+            #expect(try await text.imageIDs() == ["[2019] beach.jpg", "sea.jpg"])
+        }
+
         @Test func missingAndBrokenPicturesSayWhy() async throws {
             var cut = jpegWithMetadata(width: 20, height: 90, comment: 100_000)
             cut = cut.prefix(90_000)                            // ends inside the metadata

@@ -43,13 +43,16 @@ package struct PhotoLibrary: Sendable {
 
     /// The photos of an HTTP server, through ``HTTPImageSource``: `url`
     /// names a folder the server lists (`python3 -m http.server`, nginx's
-    /// autoindex), or a `.txt` index of names beside the photos. The list
+    /// autoindex), a `.txt` index of names beside the photos, or a `.json`
+    /// manifest that also gives each photo's size (``ImageManifest``, as
+    /// `parallax-gallery manifest` writes it), so quilt and waterfall have
+    /// every shape without a request per photo. The list
     /// itself is fetched when the gallery starts; a server that cannot be
     /// reached is shown as a message in the window.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` for settings the
     ///   source refuses (none with these defaults).
     package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
-        let isIndexFile = url.pathExtension.lowercased() == "txt"
+        let isIndexFile = ["txt", "json"].contains(url.pathExtension.lowercased())
         let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
                                          indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
         return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")

@@ -9,7 +9,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax-gallery",
         abstract: "A photo gallery with depth, window and layered parallax (SDL2).",
-        subcommands: [Run.self, Render.self, Bench.self, Session.self, CacheFormats.self],
+        subcommands: [Run.self, Render.self, Bench.self, Session.self, CacheFormats.self, Manifest.self],
         defaultSubcommand: Run.self
     )
 }
@@ -61,7 +61,7 @@ struct SharedOptions: ParsableArguments {
     @Flag(help: "Show generated pictures instead of photos.")
     var generated = false
 
-    @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex) or that holds an index.txt.")
+    @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex), of an index.txt, or of a JSON manifest with every photo's size (see the manifest subcommand).")
     var server: String?
 
     @Option(help: "The window only: the folder thumbnails are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery). Render and benchmarks keep none.")
@@ -284,6 +284,39 @@ struct Render: AsyncParsableCommand {
             }
             print("wrote \(files.count) files to \(out)")
         }
+    }
+}
+
+struct Manifest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a JSON manifest of a photo folder (every photo's name and shown size) for an HTTP server to offer: the gallery's --server URL/photos.json then has every shape without a request per photo.")
+
+    @Argument(help: "The folder of JPEG/PNG photos.")
+    var folder: String
+
+    @Option(help: "The file to write (default: FOLDER/photos.json).")
+    var out: String?
+
+    func validate() throws {
+        if let out { try SharedOptions.requireWritable(out, option: "--out", kind: .file) }
+    }
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: folder)
+        let manifest: ImageManifest
+        do {
+            manifest = try await ImageManifest.reading(FolderImageSource(directory: directory))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard !manifest.entries.isEmpty else { throw ValidationError("the folder \(directory.path) holds no JPEG or PNG file") }
+        let path = out ?? directory.appendingPathComponent("photos.json").path
+        try WriteFailure.reporting(path) { try manifest.json().write(to: URL(fileURLWithPath: path), options: .atomic) }
+        let unmeasured = manifest.entries.filter { $0.header == nil }.map(\.id.rawValue)
+        if !unmeasured.isEmpty {
+            FileHandle.standardError.write(Data("parallax-gallery: no readable header in \(unmeasured.joined(separator: ", ")); listed without a size\n".utf8))
+        }
+        print("wrote \(path): \(manifest.entries.count) photos, \(manifest.entries.count - unmeasured.count) with their size")
     }
 }
 

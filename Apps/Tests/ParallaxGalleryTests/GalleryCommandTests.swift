@@ -107,6 +107,12 @@ struct GalleryCommandTests {
         #expect(both.status == 64 && both.errors.contains("--cache and --no-cache contradict each other"), "\(both.errors)")
         #expect(bad.firstError == "Error: The value '0x0' is invalid for '--size <size>': out of range; "
                     + "expected WIDTHxHEIGHT, each side a whole number of pixels in 64…8192, e.g. 1280x800.")
+        let noFolder = try GalleryExecutable.run(["manifest", "/nonexistent/photos"], in: directory)
+        #expect(noFolder.status == 64 && noFolder.errors.contains("there is no photo folder at /nonexistent/photos"),
+                "\(noFolder.errors)")
+        let noPhotos = try GalleryExecutable.run(["manifest", empty.path], in: directory)
+        #expect(noPhotos.status == 64 && noPhotos.errors.contains("holds no JPEG or PNG file"), "\(noPhotos.errors)")
+        #expect(!FileManager.default.fileExists(atPath: empty.appendingPathComponent("photos.json").path))
         let effect = try GalleryExecutable.run(["render", "--effect", "sparkle"], in: directory)
         #expect(effect.status != 0 && effect.errors.contains("--effect must be depth, window or off"))
     }

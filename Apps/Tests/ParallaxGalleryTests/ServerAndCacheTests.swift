@@ -52,6 +52,37 @@ struct ServerAndCacheTests {
         #expect(first.image == expected)
     }
 
+    /// `parallax-gallery manifest` writes the folder's sizes; over python's
+    /// server the gallery then knows every shape as the list arrives.
+    @Test func aManifestWrittenByTheCommandGivesTheGalleryEveryShapeWithTheList() async throws {
+        let folder = try photoFolder(count: 6)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try SyntheticPhotos.landscape(index: 9, width: 300, height: 600).write(to: folder.appendingPathComponent("tall.png"))
+        try Data("not a picture".utf8).write(to: folder.appendingPathComponent("broken.png"))
+        let written = try GalleryExecutable.run(["manifest", folder.path], in: GalleryExecutable.scratch())
+        #expect(written.status == 0, "\(written.errors)")
+        #expect(written.output.contains("8 photos, 7 with their size"), "\(written.output)")
+        #expect(written.errors.contains("no readable header in broken.png"), "\(written.errors)")
+        let manifest = try ImageManifest(json: Data(contentsOf: folder.appendingPathComponent("photos.json")))
+        #expect(manifest.headers["tall.png"]?.height == 600 && manifest.headers["photo 00.png"]?.width == 640)
+
+        let server = try LocalHTTPServer(serving: folder)
+        defer { server.stop() }
+        var quilt = settings
+        quilt.layout = .quilt
+        let library = try PhotoLibrary.server(server.url.appendingPathComponent("photos.json"))
+        let model = GalleryModel(library: library, settings: quilt, viewportSize: Self.size)
+        await model.loadPhotoList()
+        #expect(model.status == nil)
+        #expect(model.photos.count == 8)
+        await model.settleShapes()
+        #expect(model.allShapesRead && model.shapes.knownCount == 7 && model.unreadableShapeCount == 1)
+        let tall = try #require(model.photos.firstIndex(of: "tall.png"))
+        #expect(model.shapes.size(of: tall) == CGSize(width: 300, height: 600))
+        await model.settle(at: 0)
+        #expect(model.cells.filter { $0.item != model.photos.firstIndex(of: "broken.png") }.allSatisfy { $0.image != nil })
+    }
+
     @Test func aServerThatIsNotThereIsAMessageNotACrash() async throws {
         let folder = try photoFolder(count: 1)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -6,7 +6,10 @@ import FoundationNetworking
 /// Pictures served over HTTP: an index file lists the names, and each
 /// picture's bytes live at `baseURL/<name>`.
 ///
-/// `GET baseURL/indexPath` returns the names, one per line (blank lines
+/// `GET baseURL/indexPath` returns a JSON manifest that lists the names
+/// with each picture's size where the server knows it (``ImageManifest``:
+/// then every tile has its shape before any picture is fetched), or the
+/// names one per line (blank lines
 /// and surrounding whitespace are ignored), or an HTML folder listing
 /// (`indexPath: ""` with `python3 -m http.server`, nginx's `autoindex` and
 /// the like), whose JPEG and PNG links are taken. `GET baseURL/<id>` returns the
@@ -59,6 +62,9 @@ public struct HTTPImageSource: ImageSource {
     public static let maximumRedirects = 10
 
     private let connection: Connection
+    /// The headers the last index read stated, when it was a manifest;
+    /// shared by copies of the source, as its connection is.
+    private let listedHeaders = Locked<[ImageID: ImageHeader]>([:])
     /// Sleeps on the clock deadlines and retry waits are measured on.
     private let sleep: @Sendable (Duration) async throws -> Void
 
@@ -108,8 +114,10 @@ public struct HTTPImageSource: ImageSource {
 
     // MARK: ImageSource
 
-    /// The names the index at `baseURL/indexPath` lists, in its order: one per
-    /// line, or the JPEG and PNG links of an HTML folder listing.
+    /// The names the index at `baseURL/indexPath` lists, in its order: a
+    /// JSON manifest (``ImageManifest``), whose stated sizes then answer
+    /// ``header(for:)`` without a request; or one name per line; or the
+    /// JPEG and PNG links of an HTML folder listing.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` saying what went wrong
     ///   (no index there, an HTTP error, no answer after every attempt), or
     ///   ``ImageSourceError/cancelled``.
@@ -136,6 +144,19 @@ public struct HTTPImageSource: ImageSource {
                 throw .unavailable("could not load the image index from \(url.absoluteString): \(reason)")
             }
         }
+        if ImageManifest.looksLikeJSON(body) {
+            do throws(ImageManifest.ParseError) {
+                let manifest = try ImageManifest(json: body)
+                listedHeaders.withLock { $0 = manifest.headers }
+                return manifest.imageIDs
+            } catch {
+                // A text list whose first name starts with "[" is still a list; a .json index is not.
+                if URL(fileURLWithPath: indexPath).pathExtension.lowercased() == "json" {
+                    throw .unavailable("the image index at \(url.absoluteString) cannot be read: \(error)")
+                }
+            }
+        }
+        listedHeaders.withLock { $0 = [:] }
         return Self.parseIndex(body)
     }
 
@@ -172,7 +193,9 @@ public struct HTTPImageSource: ImageSource {
         }
     }
 
-    /// The header of `id` from the first bytes of its answer: a GET with a
+    /// The header of `id`: as the index stated it when the index is a
+    /// manifest that gives its size (``ImageManifest``), without a request;
+    /// else from the first bytes of its answer: a GET with a
     /// `Range` of 64 KiB, then 256 KiB and 1 MiB if the frame header lies
     /// behind large metadata. A server that ignores ranges answers with the
     /// whole picture, which is read instead.
@@ -181,6 +204,7 @@ public struct HTTPImageSource: ImageSource {
     ///   readable header, ``ImageSourceError/transferFailed(_:_:)`` or
     ///   ``ImageSourceError/cancelled`` as ``data(for:)`` does.
     public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        if let listed = listedHeaders.withLock({ $0[id] }) { return listed }
         guard let url = url(for: id) else {
             throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")
         }

@@ -1,0 +1,251 @@
+import Foundation
+
+/// A photo list that carries each photo's size: what a server offers so
+/// that a layout can give every tile its photo's shape before a single
+/// picture is fetched, instead of one header request per photo.
+///
+/// The manifest is JSON: an object with an `images` array, or the array
+/// alone. Each element is a picture's name, or an object with its `name`
+/// and, when the server knows them, its size:
+///
+/// ```json
+/// { "images": [
+///     { "name": "beach.jpg", "width": 4032, "height": 3024 },
+///     { "name": "portrait.jpg", "width": 3024, "height": 4032, "orientation": 6 },
+///     "unmeasured.png"
+/// ] }
+/// ```
+///
+/// `width` and `height` are the size the picture shows at, after its EXIF
+/// orientation, which is what a layout wants and what photo services list.
+/// `orientation` (EXIF 1–8, 1 when absent) and `format` (`"jpeg"` or
+/// `"png"`, else taken from the name's extension) are optional. Other keys
+/// are ignored, so a manifest can carry whatever else its server needs.
+///
+/// A manifest is read leniently, as a folder listing is: an element with
+/// no usable name is skipped, a name listed twice counts once (the first),
+/// and an entry whose size is missing or unusable (not a whole number from
+/// 1 to 2³¹ − 1, an orientation outside 1–8, an unknown format) is kept
+/// without a header, so its shape is read from the picture itself later.
+/// Only JSON that is not a manifest at all is an error.
+///
+/// Complexity: O(manifest bytes) to parse.
+public struct ImageManifest: Sendable, Hashable {
+    /// One picture the manifest lists.
+    public struct Entry: Sendable, Hashable {
+        /// The picture's name.
+        public var id: ImageID
+        /// Its header as the manifest states it, or `nil` when the manifest
+        /// gives no usable size.
+        public var header: ImageHeader?
+
+        /// An entry as given.
+        public init(id: ImageID, header: ImageHeader?) {
+            self.id = id
+            self.header = header
+        }
+    }
+
+    /// The pictures, in the manifest's order, each once.
+    public var entries: [Entry]
+
+    /// A manifest of `entries`, as given.
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The names, in order.
+    public var imageIDs: [ImageID] { entries.map(\.id) }
+
+    /// The headers the manifest states, by name.
+    public var headers: [ImageID: ImageHeader] {
+        var headers: [ImageID: ImageHeader] = [:]
+        for entry in entries {
+            if let header = entry.header { headers[entry.id] = header }
+        }
+        return headers
+    }
+
+    /// The manifest of every picture `source` lists, each with the header
+    /// ``ImageSource/header(for:)`` reads (a folder's first kilobytes, an
+    /// HTTP range), at most four at once, through a ``HeaderProbe``; a
+    /// picture whose header cannot be read is listed without a size.
+    ///
+    /// - Throws: what ``ImageSource/imageIDs()`` throws.
+    /// - Complexity: one header read per picture.
+    public static func reading(_ source: any ImageSource) async throws(ImageSourceError) -> ImageManifest {
+        let ids = try await source.imageIDs()
+        let probe = HeaderProbe(source: source)
+        await probe.probe(ids)
+        await probe.waitUntilIdle()
+        var entries: [Entry] = [], seen: Set<ImageID> = []
+        entries.reserveCapacity(ids.count)
+        for id in ids where seen.insert(id).inserted {
+            entries.append(Entry(id: id, header: await probe.header(for: id)))
+        }
+        return ImageManifest(entries: entries)
+    }
+
+    /// The manifest as JSON, in the form ``init(json:)`` reads: an object
+    /// with an `images` list, each entry's name with, when known, its shown
+    /// `width` and `height`, its `format`, and its `orientation` when it is
+    /// not 1. What a server writes once for a folder of photos.
+    public func json() -> Data {
+        struct Written: Encodable {
+            var name: String
+            var width: Int?
+            var height: Int?
+            var format: String?
+            var orientation: Int?
+        }
+        struct Document: Encodable { var images: [Written] }
+        let images = entries.map { entry in
+            Written(name: entry.id.rawValue, width: entry.header?.width, height: entry.header?.height,
+                    format: entry.header?.format.rawValue,
+                    orientation: entry.header.flatMap { $0.orientation == .up ? nil : $0.orientation.rawValue })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings and optional integers cannot fail.
+        return (try? encoder.encode(Document(images: images))) ?? Data("{\"images\":[]}".utf8)
+    }
+
+    /// The largest side a manifest may state, in pixels: PNG's own limit.
+    public static let maximumSide = Int(Int32.max)
+
+    /// Why bytes are not a manifest.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, as a phrase ("is not valid JSON").
+        public var reason: String
+
+        /// "the manifest " and the reason.
+        public var description: String { "the manifest \(reason)" }
+    }
+
+    /// The manifest in `json`.
+    /// - Throws: ``ParseError`` when the bytes are not JSON, or JSON that
+    ///   is neither an array nor an object with an `images` array.
+    public init(json: Data) throws(ParseError) {
+        let list: [Element]
+        do {
+            list = try JSONDecoder().decode(Root.self, from: json).images
+        } catch DecodingError.dataCorrupted {
+            throw ParseError(reason: "is not valid JSON")
+        } catch {
+            throw ParseError(reason: "is neither a list of images nor an object with an \"images\" list")
+        }
+        var entries: [Entry] = [], seen: Set<ImageID> = []
+        entries.reserveCapacity(list.count)
+        for case .entry(let entry) in list where seen.insert(entry.id).inserted {
+            entries.append(entry)
+        }
+        self.entries = entries
+    }
+
+    /// Whether `bytes` look like a manifest rather than a text list or an
+    /// HTML listing: their first character other than white space (after
+    /// a byte-order mark) opens a JSON object or array.
+    static func looksLikeJSON(_ bytes: Data) -> Bool {
+        var rest = bytes[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        guard let first = rest.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    // MARK: Reading the JSON
+
+    /// The manifest's root: the list, or an object holding it as `images`.
+    private struct Root: Decodable {
+        var images: [Element]
+
+        private enum Keys: String, CodingKey { case images }
+
+        init(from decoder: any Decoder) throws {
+            if let list = try? decoder.singleValueContainer().decode([Element].self) {
+                images = list
+            } else {
+                images = try decoder.container(keyedBy: Keys.self).decode([Element].self, forKey: .images)
+            }
+        }
+    }
+
+    /// One element of the list, read without ever failing: anything that
+    /// is not a name or an object with a name is `.skipped`.
+    private enum Element: Decodable {
+        case entry(Entry)
+        case skipped
+
+        private enum Keys: String, CodingKey { case name, width, height, orientation, format }
+
+        init(from decoder: any Decoder) {
+            if let name = try? decoder.singleValueContainer().decode(String.self) {
+                self = name.isEmpty ? .skipped : .entry(Entry(id: ImageID(name), header: nil))
+                return
+            }
+            guard let object = try? decoder.container(keyedBy: Keys.self),
+                  let name = try? object.decode(String.self, forKey: .name), !name.isEmpty else {
+                self = .skipped
+                return
+            }
+            self = .entry(Entry(id: ImageID(name), header: Self.header(of: object, named: name)))
+        }
+
+        /// The header an entry states: its shown size turned back into the
+        /// stored size its orientation implies; `nil` when any of it is
+        /// missing or unusable.
+        private static func header(of object: KeyedDecodingContainer<Keys>, named name: String) -> ImageHeader? {
+            guard let width = whole(object, .width, in: 1...maximumSide),
+                  let height = whole(object, .height, in: 1...maximumSide) else { return nil }
+            var orientation = ImageOrientation.up
+            if object.contains(.orientation) {
+                guard let number = whole(object, .orientation, in: 1...8),
+                      let stated = ImageOrientation(rawValue: number) else { return nil }
+                orientation = stated
+            }
+            let format: ImageFormat
+            if object.contains(.format) {
+                guard let text = try? object.decode(String.self, forKey: .format),
+                      let stated = ImageFormat(manifestName: text) else { return nil }
+                format = stated
+            } else {
+                guard let guessed = ImageFormat(fileExtension: URL(fileURLWithPath: name).pathExtension) else {
+                    return nil
+                }
+                format = guessed
+            }
+            let swaps = orientation.swapsWidthAndHeight
+            return ImageHeader(format: format, storedWidth: swaps ? height : width,
+                               storedHeight: swaps ? width : height, orientation: orientation)
+        }
+
+        /// The whole number at `key` when it lies in `range`, else `nil`
+        /// (never a trap: 1e300, 2.5, a string or `true` are all `nil`).
+        private static func whole(_ object: KeyedDecodingContainer<Keys>, _ key: Keys,
+                                  in range: ClosedRange<Int>) -> Int? {
+            guard let value = try? object.decode(Double.self, forKey: key), value.isFinite,
+                  value == value.rounded(), value >= Double(range.lowerBound),
+                  value <= Double(range.upperBound) else { return nil }
+            return Int(value)
+        }
+    }
+}
+
+extension ImageFormat {
+    /// The format a manifest names: `"jpeg"`, `"jpg"` or `"png"`, in any case.
+    init?(manifestName: String) {
+        switch manifestName.lowercased() {
+        case "jpeg", "jpg", "image/jpeg": self = .jpeg
+        case "png", "image/png": self = .png
+        default: return nil
+        }
+    }
+
+    /// The format a file name's extension suggests (`jpg`, `jpeg`, `png`).
+    init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+}
