@@ -47,6 +47,12 @@ public struct ColumnPinch {
 
     private let builder: Builder
     private var settleTime: TimeInterval = 0
+    /// What the pinch under way was begun for.
+    private var pinched: (containerSize: CGSize, itemCounts: [Int])?
+    /// The layout the last pinch came to rest on, as the pinch showed it
+    /// (aligned so the photo under the fingers stayed there), and what it
+    /// was built for: the resting layout while those still hold.
+    private var rested: (layout: AnyItemLayout, containerSize: CGSize, itemCounts: [Int])?
 
     /// A pinch over layouts `builder` makes, resting at `columns` within
     /// `range` (`columns` is clamped into it; a range below one column
@@ -64,9 +70,17 @@ public struct ColumnPinch {
         return true
     }
 
-    /// The layout of the resting column count.
+    /// The layout of the resting column count: the one the last pinch came
+    /// to rest on, which keeps the photo under the fingers in the column it
+    /// was pinched into (a grid's section may start further into its first
+    /// row, see `GridLayout.aligning(_:across:)`), as long as the container
+    /// size and the item counts are the ones it was pinched with; otherwise
+    /// the builder's layout of ``columns``.
     public func restingLayout(containerSize: CGSize, itemCounts: [Int]) throws(LayoutError) -> any ItemLayout {
-        try builder(columns, containerSize, itemCounts)
+        if let rested, rested.containerSize == containerSize, rested.itemCounts == itemCounts {
+            return rested.layout.base
+        }
+        return try builder(columns, containerSize, itemCounts)
     }
 
     // MARK: The gesture
@@ -84,10 +98,15 @@ public struct ColumnPinch {
                                itemCounts: [Int]) -> Bool {
         if isActive { _ = finishSettling() }
         let builder = self.builder
+        let start = try? restingLayout(containerSize: containerSize, itemCounts: itemCounts)
+        let columns = self.columns
         do throws(LayoutError) {
             let pinch = try DensityPinch(columns: columns, in: range, viewport: viewport, focus: focus) {
-                n throws(LayoutError) in AnyItemLayout(try builder(n, containerSize, itemCounts))
+                n throws(LayoutError) in
+                if n == columns, let start { return AnyItemLayout(start) }
+                return AnyItemLayout(try builder(n, containerSize, itemCounts))
             }
+            pinched = (containerSize, itemCounts)
             phase = .pinching(pinch)
             error = nil
             return true
@@ -133,8 +152,7 @@ public struct ColumnPinch {
         guard case .settling(var pinch, let settling, let start) = phase else { return false }
         settleTime = time.isFinite ? time - start : .infinity
         if settling.isFinished(at: settleTime) {
-            columns = settling.columns
-            phase = .idle
+            rest(pinch, on: settling.columns)
             return false
         }
         do throws(LayoutError) {
@@ -161,9 +179,18 @@ public struct ColumnPinch {
             pinch = live
             settling = running
         }
-        columns = settling.columns
-        phase = .idle
+        rest(pinch, on: settling.columns)
         return pinch.restingOffset(for: settling)
+    }
+
+    /// The pinch is over, resting on `count` columns as `pinch` laid them out.
+    private mutating func rest(_ pinch: DensityPinch<AnyItemLayout>, on count: Int) {
+        columns = count
+        phase = .idle
+        if let pinched, let layout = pinch.builtLayout(columns: count) {
+            rested = (layout, pinched.containerSize, pinched.itemCounts)
+        }
+        pinched = nil
     }
 
     /// Abandons the pinch where it is (the items changed under it): the
@@ -171,6 +198,7 @@ public struct ColumnPinch {
     /// do when no pinch is active.
     public mutating func abandon() {
         phase = .idle
+        pinched = nil
     }
 
     // MARK: What to show

@@ -42,6 +42,10 @@ public struct AnyItemLayout: ItemLayout {
     }
     /// The wrapped layout's resting position showing `index`.
     public func restingPosition(showing index: ItemIndex) -> CGFloat? { base.restingPosition(showing: index) }
+    /// The wrapped layout, aligned (see `ItemLayout.aligning(_:across:)`).
+    public func aligning(_ index: ItemIndex, across position: CGFloat) -> AnyItemLayout {
+        AnyItemLayout(base.aligning(index, across: position))
+    }
     /// The wrapped layout's resting position nearest `position`.
     public func restingPosition(nearest position: CGFloat) -> CGFloat? { base.restingPosition(nearest: position) }
 }

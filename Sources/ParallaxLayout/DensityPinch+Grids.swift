@@ -42,8 +42,10 @@ extension DensityPinch {
             let end = section == highest.section ? highest.item : source.itemCounts[section] - 1
             var item = section == lowest.section ? lowest.item : 0
             guard item <= end else { continue }
-            var sourceRow = item / sourceColumns, sourceColumn = item % sourceColumns
-            var destinationRow = item / destinationColumns, destinationColumn = item % destinationColumns
+            let sourceSlot = item + source.firstColumns[section]
+            let destinationSlot = item + destination.firstColumns[section]
+            var sourceRow = sourceSlot / sourceColumns, sourceColumn = sourceSlot % sourceColumns
+            var destinationRow = destinationSlot / destinationColumns, destinationColumn = destinationSlot % destinationColumns
             while item <= end {
                 let from = source.unsafeFrame(row: sourceRow, column: sourceColumn, section: section)
                 let to = destination.unsafeFrame(row: destinationRow, column: destinationColumn, section: section)

@@ -21,13 +21,22 @@ import ParallaxCore
 /// ``move(settling:at:)``, or cancels back to where it began.
 ///
 /// **The focus invariant.** The photo under the focus point when the pinch
-/// began (or the nearest one) is the *anchor*, and the point of it under the
-/// fingers is kept as a fraction of its frame. At every progress the content
-/// offset is the one that puts that same point of the anchor's interpolated
-/// frame under the current focus point: the photo stays under the fingers,
-/// and follows them when they move. Offsets are not clamped while the
-/// fingers are down (the content may overscroll, as a scroll view's does);
-/// the settle moves the offset into the content's bounds.
+/// began (or the nearest one) is the *anchor*. Along the scroll axis, the
+/// point of it under the fingers is kept as a fraction of its frame: at
+/// every progress the content offset puts that same point of the anchor's
+/// interpolated frame under the current focus point, so the photo stays
+/// under the fingers and follows them up and down. Across the axis the
+/// content never moves sideways (a scroll view does not pan across its
+/// axis, and a grid shifted sideways would leave the screen half empty);
+/// instead every other column count's layout is asked to put the anchor in
+/// the column under the fingers (`ItemLayout.aligning(_:across:)`): a
+/// grid starts the anchor's section that many cells into its first row,
+/// so the anchor's frame is under the fingers at both ends of every step,
+/// and so at every progress in between. A layout that cannot align (a
+/// quilt) keeps the anchor in its row, where it moves across to its new
+/// column. Offsets are not clamped along the axis while the fingers are
+/// down (the content may overscroll, as a scroll view's does); the settle
+/// moves the offset into the content's bounds.
 ///
 /// **Cost.** Each frame reads the two current layouts only: the anchor's two
 /// frames and the items visible in either layout, with nothing allocated
@@ -92,7 +101,10 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// `viewport`, with the fingers centred on `focus` (viewport
     /// coordinates). `layout` builds the layout of any column count in
     /// `columnRange`; it is called for `columns` and its two neighbours now,
-    /// and for other counts when the pinch first reaches them.
+    /// and for other counts when the pinch first reaches them. Each layout
+    /// but the first is then aligned so the anchor lies under the fingers
+    /// (`ItemLayout.aligning(_:across:)`); ``builtLayout(columns:)`` is the
+    /// aligned one, which a surface shows once the pinch rests.
     ///
     /// A pinch may begin mid-fling: the surface stops its deceleration (a
     /// scroll view does when a pinch begins) and passes the viewport as it is
@@ -131,9 +143,6 @@ public struct DensityPinch<Layout: ItemLayout> {
         layouts[columns - columnRange.lowerBound] = start
         sourceLayout = start
         destinationLayout = start
-        for neighbour in [columns - 1, columns + 1] where columnRange.contains(neighbour) {
-            layouts[neighbour - columnRange.lowerBound] = try layout(neighbour)
-        }
         // The anchor: the item under the focus point, else the nearest visible one.
         let point = CGPoint(x: viewport.contentOffset.x + self.focus.x, y: viewport.contentOffset.y + self.focus.y)
         var best: (index: ItemIndex, frame: CGRect, distance: CGFloat)?
@@ -165,12 +174,17 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         initialOffset = viewport.contentOffset
         insets = viewport.insets
-        for count in columnRange where layouts[count - columnRange.lowerBound] != nil { _ = try extent(columns: count) }
+        alignment = start.axis.cross(point)
+        for count in [columns - 1, columns, columns + 1] where columnRange.contains(count) { _ = try extent(columns: count) }
         try select(columns: columns)
     }
 
-    /// The content offset when the pinch began (used when there is no anchor).
+    /// The content offset when the pinch began: across the axis, the offset
+    /// of the whole pinch; along it, the offset when there is no anchor.
     @usableFromInline let initialOffset: CGPoint
+    /// Where the fingers came down across the axis, in content coordinates:
+    /// where each column count's layout puts the anchor.
+    private let alignment: CGFloat
     /// The viewport's insets (safe area, bars), which the resting offset respects.
     private let insets: EdgeInsets
     /// The most column counts a range may hold.
@@ -284,9 +298,16 @@ public struct DensityPinch<Layout: ItemLayout> {
     public func contentOffset(at progress: CGFloat? = nil) -> CGPoint {
         let p = shape(progress ?? self.progress).fraction
         guard anchor != nil else { return initialOffset }
-        let frame = sourceAnchor.interpolated(to: destinationAnchor, fraction: p)
-        return CGPoint(x: frame.minX + anchorPoint.x * frame.width - focus.x,
-                       y: frame.minY + anchorPoint.y * frame.height - focus.y)
+        return offset(keeping: sourceAnchor.interpolated(to: destinationAnchor, fraction: p))
+    }
+
+    /// The offset that puts the held point of the anchor, with the anchor at
+    /// `frame`, under the focus point along the axis; across it, the offset
+    /// the pinch began with.
+    @inlinable
+    func offset(keeping frame: CGRect) -> CGPoint {
+        let main = axis.main(frame.origin) + axis.main(anchorPoint) * axis.main(frame.size) - axis.main(focus)
+        return axis.point(main: main, cross: axis.cross(initialOffset))
     }
 
     /// The content size at the current progress (or at `progress`).
@@ -330,8 +351,7 @@ public struct DensityPinch<Layout: ItemLayout> {
     private func contentOffset(columns: Int) -> CGPoint {
         guard anchor != nil, columnRange.contains(columns),
               let frame = anchorFrames[columns - columnRange.lowerBound] else { return contentOffset() }
-        return CGPoint(x: frame.minX + anchorPoint.x * frame.width - focus.x,
-                       y: frame.minY + anchorPoint.y * frame.height - focus.y)
+        return offset(keeping: frame)
     }
 
     /// Moves to where `settling` is `time` seconds after the fingers lifted
@@ -427,8 +447,7 @@ public struct DensityPinch<Layout: ItemLayout> {
         let viewport = CGRect(origin: offset, size: viewportSize)
         let center = CGPoint(x: invariant.x + focus.x, y: invariant.y + focus.y)
         // The band of each end's viewport along the axis, across the whole
-        // content: the offset moves sideways to keep the anchor under the
-        // fingers, so items can slide into view from either side.
+        // content: rows rewrap, so items slide into view from either side.
         let order = sourceLayout.placesItemsInIndexOrder && destinationLayout.placesItemsInIndexOrder ? 0
             : 2 * tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
         let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
@@ -579,6 +598,9 @@ public struct DensityPinch<Layout: ItemLayout> {
         let layout: Layout
         if let built = layouts[slot] {
             layout = built
+        } else if let anchor {
+            layout = try makeLayout(columns).aligning(anchor, across: alignment)
+            layouts[slot] = layout
         } else {
             layout = try makeLayout(columns)
             layouts[slot] = layout

@@ -26,15 +26,17 @@ extension GridLayout {
         var section = firstSection(endingAfter: query.lowerBound, in: sectionStarts)
         while section < itemCounts.count, sectionStarts[section] < query.upperBound {
             let count = itemCounts[section]
-            let rows = Self.rows(count, columnCount)
+            let lead = firstColumns[section]
+            let rows = count > 0 ? Self.rows(count + lead, columnCount) : 0
             let rowsStart = sectionStarts[section] + rowsOffset
             // Rows start at rowsStart + r · pitch and end itemMain later.
             if rows > 0, rowsStart < query.upperBound, rowsStart + CGFloat(rows - 1) * pitch + itemMain > query.lowerBound {
                 let lastRow = CGFloat(rows - 1)
                 let firstRow = Int(min(max(((query.lowerBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 let endRow = Int(min(max(((query.upperBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
-                if first == nil { first = ItemIndex(item: firstRow * columnCount, section: section) }
-                last = ItemIndex(item: min((endRow + 1) * columnCount, count) - 1, section: section)
+                // An aligned section's first row starts `lead` cells in.
+                if first == nil { first = ItemIndex(item: max(firstRow * columnCount - lead, 0), section: section) }
+                last = ItemIndex(item: min((endRow + 1) * columnCount - lead, count) - 1, section: section)
             }
             section += 1
         }

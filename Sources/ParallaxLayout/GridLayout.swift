@@ -21,6 +21,13 @@ import ParallaxCore
 /// Flexible cells then stretch to `(W − (columns − 1)·s) / columns` (height
 /// by the preferred aspect ratio, or the preferred height); fixed cells keep
 /// their size and the margins share the rest equally.
+///
+/// A section's first item sits in the first column, unless the grid was
+/// ``aligning(_:across:)`` an item to a column: then the section's first
+/// row starts further in, as a calendar month starts mid-week, and every
+/// item of the section sits that many cells later. ``DensityPinch`` does
+/// this so that the photo under the fingers lands in the column under them
+/// at every column count.
 public struct GridLayout: ItemLayout {
     /// The settings the layout was built from.
     public let configuration: GridConfiguration
@@ -35,6 +42,9 @@ public struct GridLayout: ItemLayout {
     public let contentSize: CGSize
 
     @usableFromInline let itemCounts: [Int]
+    /// `firstColumns[s]` is the column of section `s`'s first item, in
+    /// `0..<columnCount` (0 unless aligned).
+    @usableFromInline let firstColumns: [Int]
     /// `sectionStarts[s]` is where section `s` begins along the axis; the
     /// last element is where the content ends.
     @usableFromInline let sectionStarts: [CGFloat]
@@ -67,6 +77,14 @@ public struct GridLayout: ItemLayout {
     ///   non-finite or zero where it must not be, or a negative item count.
     /// - Complexity: O(sections).
     public init(configuration: GridConfiguration, itemCounts: [Int], containerSize: CGSize) throws(LayoutError) {
+        try self.init(configuration: configuration, itemCounts: itemCounts, containerSize: containerSize, firstColumns: [])
+    }
+
+    /// The designated initializer: `firstColumns` (taken modulo the column
+    /// count; missing sections start in the first column) shifts each
+    /// section's items along its rows.
+    init(configuration: GridConfiguration, itemCounts: [Int], containerSize: CGSize,
+         firstColumns: [Int]) throws(LayoutError) {
         try configuration.validate()
         for (section, count) in itemCounts.enumerated() {
             try LayoutError.require(count, "itemCounts[\(section)]", atLeast: 0)
@@ -101,15 +119,18 @@ public struct GridLayout: ItemLayout {
         }
         if !(cellCross.isFinite && cellMain.isFinite) { cellCross = 0; cellMain = 0 }
 
+        let leads = itemCounts.indices.map { section in
+            section < firstColumns.count ? (firstColumns[section] % columns + columns) % columns : 0
+        }
         let mainGap = axis.main(configuration.spacing)
         let mainLower = axis == .vertical ? margins.top : margins.left
         let mainUpper = axis == .vertical ? margins.bottom : margins.right
         var starts: [CGFloat] = []
         starts.reserveCapacity(itemCounts.count + 1)
         var position: CGFloat = 0
-        for count in itemCounts {
+        for (count, lead) in zip(itemCounts, leads) {
             starts.append(position)
-            let rows = Self.rows(count, columns)
+            let rows = count > 0 ? Self.rows(count + lead, columns) : 0
             let rowsExtent = rows > 0 ? CGFloat(rows) * cellMain + CGFloat(rows - 1) * mainGap : 0
             position += configuration.headerHeight + mainLower + rowsExtent + mainUpper
         }
@@ -119,6 +140,7 @@ public struct GridLayout: ItemLayout {
         self.containerSize = sanitized
         self.columnCount = columns
         self.itemCounts = itemCounts
+        self.firstColumns = leads
         self.sectionStarts = starts
         self.crossOrigin = origin
         self.crossPitch = cellCross + crossGap
@@ -155,7 +177,36 @@ public struct GridLayout: ItemLayout {
     @inlinable
     public func frame(of index: ItemIndex) -> CGRect? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
-        return unsafeFrame(row: index.item / columnCount, column: index.item % columnCount, section: index.section)
+        let slot = index.item + firstColumns[index.section]
+        return unsafeFrame(row: slot / columnCount, column: slot % columnCount, section: index.section)
+    }
+
+    /// The column of `section`'s first item: 0 unless the grid was aligned
+    /// (``aligning(_:across:)``); 0 for a section the grid does not have.
+    public func firstColumn(ofSection section: Int) -> Int {
+        firstColumns.indices.contains(section) ? firstColumns[section] : 0
+    }
+
+    /// The same grid with `index` in the column across from `position` (a
+    /// coordinate across the axis, in content coordinates): the column whose
+    /// cells are centred nearest to it, the first or the last beyond the
+    /// edges. The item's section starts its first row further in to put it
+    /// there; every other section is unchanged. The grid itself for an index
+    /// it does not have or a non-finite position.
+    ///
+    /// - Complexity: O(sections).
+    public func aligning(_ index: ItemIndex, across position: CGFloat) -> GridLayout {
+        guard index.item >= 0, index.item < numberOfItems(inSection: index.section), position.isFinite,
+              crossPitch > 0 else { return self }
+        let logical = mapping.spans(of: axis.rect(main: Span(0, 0), cross: Span(position, 0))).cross.lowerBound
+        let nearest = ((logical - crossOrigin - itemCross / 2) / crossPitch).rounded()
+        let column = Int(min(max(nearest, 0), CGFloat(columnCount - 1)))
+        var leads = firstColumns
+        leads[index.section] = ((column - index.item) % columnCount + columnCount) % columnCount
+        guard leads != firstColumns else { return self }
+        // The configuration and container were accepted once; only the sections' starts change.
+        return (try? GridLayout(configuration: configuration, itemCounts: itemCounts, containerSize: containerSize,
+                                firstColumns: leads)) ?? self
     }
 
     /// The frame of `section`'s header: a band of
@@ -189,7 +240,8 @@ public struct GridLayout: ItemLayout {
         var section = firstSection(endingAfter: query.main.lowerBound, in: sectionStarts)
         while section < itemCounts.count, sectionStarts[section] < query.main.upperBound {
             let count = itemCounts[section]
-            let rows = Self.rows(count, columnCount)
+            let lead = firstColumns[section]
+            let rows = count > 0 ? Self.rows(count + lead, columnCount) : 0
             if rows > 0 {
                 let rowsStart = sectionStarts[section] + rowsOffset
                 let lastRow = CGFloat(rows - 1)
@@ -197,10 +249,11 @@ public struct GridLayout: ItemLayout {
                 let endRow = Int(min(max(((query.main.upperBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 for row in firstRow...endRow {
                     let main = Span(rowsStart + CGFloat(row) * pitch, itemMain)
-                    let rowStart = row * columnCount
+                    let rowStart = row * columnCount - lead
                     for column in firstColumn...endColumn {
                         let item = rowStart + column
                         guard item < count else { break }
+                        guard item >= 0 else { continue }
                         let frame = mapping.rect(main: main, cross: Span(crossOrigin + CGFloat(column) * crossPitch, itemCross))
                         if frame.isVisible(in: rect) { try body(ItemIndex(item: item, section: section), frame) }
                     }
@@ -215,7 +268,8 @@ public struct GridLayout: ItemLayout {
     /// spacing. O(1); `nil` for an index the grid does not have.
     public func restingPosition(showing index: ItemIndex) -> CGFloat? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
-        return mapping.position(rests(ofSection: index.section).rest(line: index.item / columnCount))
+        let line = (index.item + firstColumns[index.section]) / columnCount
+        return mapping.position(rests(ofSection: index.section).rest(line: line))
     }
 
     /// The resting position (see ``restingPosition(showing:)``) nearest to
@@ -248,7 +302,9 @@ public struct GridLayout: ItemLayout {
     }
 
     private func rests(ofSection section: Int) -> RegularSection {
-        RegularSection(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
-                 pitch: itemMain + mainGap, count: Self.rows(itemCounts[section], columnCount), gap: mainGap)
+        let count = itemCounts[section]
+        return RegularSection(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
+                              pitch: itemMain + mainGap,
+                              count: count > 0 ? Self.rows(count + firstColumns[section], columnCount) : 0, gap: mainGap)
     }
 }

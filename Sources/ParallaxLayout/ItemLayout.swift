@@ -45,11 +45,22 @@ public protocol ItemLayout: Sendable {
     /// quilt fills holes behind its frontier with later items, so it is not.
     /// ``DensityPinch`` reads fewer items per frame when this holds.
     var placesItemsInIndexOrder: Bool { get }
+    /// The same items laid out so that `index` lies across the axis at
+    /// `position` (content coordinates), if the layout can put it there
+    /// without changing anything but where its lines start: a grid starts the
+    /// item's section further into its first row (``GridLayout``). Layouts
+    /// that cannot return themselves, which is the default.
+    /// ``DensityPinch`` asks each column count's layout for this, so that the
+    /// photo under the fingers lands in the column under them.
+    func aligning(_ index: ItemIndex, across position: CGFloat) -> Self
 }
 
 extension ItemLayout {
     /// `false`: nothing is promised about the order of items along the axis.
     public var placesItemsInIndexOrder: Bool { false }
+
+    /// The layout itself: it does not move items across the axis.
+    public func aligning(_ index: ItemIndex, across position: CGFloat) -> Self { self }
 
     /// The extent of the content along the scroll axis.
     @inlinable public var contentExtent: CGFloat { axis.main(contentSize) }

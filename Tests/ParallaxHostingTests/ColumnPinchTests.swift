@@ -66,6 +66,57 @@ struct ColumnPinchTests {
         #expect(offset.y >= 0 && offset.y <= rest.contentSize.height - Self.size.height && abs(offset.x) < 2)
     }
 
+    /// Pinched at the left edge from 3 columns to 4 and 5, the photo under
+    /// the fingers (item 31, which a plain grid would move to the right-hand
+    /// column) stays under them at every event and every settling frame, the
+    /// grid never moves sideways, and it rests on a grid whose first row
+    /// starts further in, so the photo is still there. A second pinch starts
+    /// from that grid; another container size gets the plain grid again.
+    @Test func thePhotoUnderTheFingersStaysInTheirColumnAndTheGridRestsAligned() throws {
+        var pinch = ColumnPinch(columns: 3, range: 1...6, builder: Self.builder)
+        let viewport = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 1_300))
+        let plain = try Self.builder(3, Self.size, [1_000])
+        let focus = CGPoint(x: 40, y: 300)
+        let anchor = try #require(plain.items(in: CGRect(origin: viewport.contentOffset, size: Self.size))
+            .first { $0.frame.contains(CGPoint(x: focus.x, y: focus.y + 1_300)) }?.id)
+        #expect(anchor.item % 3 == 0, "the photo under the fingers is in the first column")
+        pinch.begin(viewport: viewport, focus: focus, containerSize: Self.size, itemCounts: [1_000])
+        func underTheFingers(_ label: String) throws {
+            let offset = try #require(pinch.contentOffset)
+            let frame = try #require(pinch.frame(of: anchor))
+            #expect(offset.x == 0, "\(label): the grid moved sideways")
+            #expect(frame.minX <= focus.x + 4 && frame.maxX >= focus.x - 4, "\(label): \(frame) left x = \(focus.x)")
+            #expect(frame.minY - offset.y <= focus.y && frame.maxY - offset.y >= focus.y, "\(label): \(frame) left y")
+        }
+        for step in 1...30 {
+            pinch.change(scale: 1 - 0.42 * CGFloat(step) / 30, focus: focus)
+            try underTheFingers("scale step \(step)")
+        }
+        pinch.end(scaleVelocity: 0, at: 0)
+        var time = 0.0
+        while pinch.advance(to: time) {
+            try underTheFingers("settle at \(time) s")
+            time += 1.0 / 60
+        }
+        #expect(pinch.columns == 5)
+        let rest = try pinch.restingLayout(containerSize: Self.size, itemCounts: [1_000])
+        let grid = try #require(rest as? GridLayout)
+        #expect(grid.columnCount == 5 && grid.firstColumn(ofSection: 0) == (5 - anchor.item % 5) % 5)
+        #expect(try #require(grid.frame(of: anchor)).minX < focus.x, "at rest the photo is in the first column")
+
+        // The next pinch begins on the grid the last one rested on: its first frame is that grid.
+        let next = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 900))
+        pinch.begin(viewport: next, focus: CGPoint(x: 300, y: 200), containerSize: Self.size, itemCounts: [1_000])
+        #expect(pinch.frame(of: anchor) == grid.frame(of: anchor) && pinch.contentOffset == next.contentOffset)
+        pinch.abandon()
+        // Another container (a rotation) or other items: the builder's plain grid.
+        let rotated = try #require(try pinch.restingLayout(containerSize: CGSize(width: 844, height: 390),
+                                                           itemCounts: [1_000]) as? GridLayout)
+        #expect(rotated.firstColumn(ofSection: 0) == 0)
+        let other = try #require(try pinch.restingLayout(containerSize: Self.size, itemCounts: [999]) as? GridLayout)
+        #expect(other.firstColumn(ofSection: 0) == 0)
+    }
+
     @Test func aQuickPinchInCommitsACancelledOneReturns() throws {
         var pinch = ColumnPinch(columns: 3, range: 1...6, builder: Self.builder)
         let viewport = ScrollViewport(size: Self.size, contentOffset: CGPoint(x: 0, y: 500))

@@ -61,9 +61,13 @@ func relativePoint(_ point: CGPoint, in frame: CGRect, offset: CGPoint) -> CGPoi
 @Suite("Pinch to change density")
 struct DensityPinchTests {
     /// Over thousands of random grids and quilts, viewports (some mid-fling,
-    /// past the content's ends), focus points and scales: the point of the
-    /// anchor photo that was under the fingers stays exactly under them, and
-    /// the items reported are exactly the ones visible.
+    /// past the content's ends), focus points and scales: along the axis the
+    /// point of the anchor photo that was under the fingers stays exactly
+    /// under them; across it the content never moves sideways, and a grid's
+    /// anchor is in the column under where the fingers came down (within
+    /// half a spacing of it, or as far as it was when they came down in a
+    /// margin) at every progress; the items reported are exactly the ones
+    /// visible.
     @Test(arguments: PinchedKind.allCases)
     func thePhotoUnderTheFingersStaysUnderThem(kind: PinchedKind) throws {
         let quilt = kind == .quilt
@@ -99,6 +103,11 @@ struct DensityPinchTests {
             // Where the fingers are relative to the anchor photo, in fractions of it (beyond 0...1 when
             // they are in a gap or a margin next to it): held at every step.
             let held = relativePoint(focus, in: anchorFrame, offset: offset)
+            // Across: how far from the anchor the fingers came down, which no count may exceed (by more
+            // than half a column spacing, where they fall between two cells).
+            let downAt = offset.x + focus.x
+            func across(_ frame: CGRect) -> CGFloat { max(frame.minX - downAt, 0, downAt - frame.maxX) }
+            let allowed = max(across(anchorFrame), GridConfiguration.grid.spacing.width / 2) + 1e-6
             let firstOffset = pinch.contentOffset()
             #expect(abs(firstOffset.x - offset.x) < 1e-6 && abs(firstOffset.y - offset.y) < 1e-6,
                     "the first frame is the frame before the pinch")
@@ -113,8 +122,16 @@ struct DensityPinchTests {
                 let offsetNow = pinch.contentOffset()
                 let frame = try #require(pinch.frame(of: anchor))
                 let now = relativePoint(pinch.focus, in: frame, offset: offsetNow)
-                #expect(abs(now.x - held.x) < 1e-6 && abs(now.y - held.y) < 1e-6,
-                        "anchor point moved: \(held) → \(now) at \(pinch.columns)+\(pinch.progress)")
+                #expect(abs(now.y - held.y) < 1e-6,
+                        "anchor point moved along the axis: \(held) → \(now) at \(pinch.columns)+\(pinch.progress)")
+                #expect(offsetNow.x == offset.x, "the content moved sideways")
+                if kind == .grid, pinch.progress >= 0, pinch.progress <= 1 {
+                    #expect(across(frame) <= allowed, "the anchor left the fingers: \(across(frame)) > \(allowed)")
+                    for count in [pinch.columns, pinch.columns + 1] {
+                        let end = try #require(pinch.builtLayout(columns: count)?.frame(of: anchor))
+                        #expect(across(end) <= allowed, "\(count) columns put the anchor \(across(end)) away")
+                    }
+                }
 
                 // The visible items, each once, with their interpolated frames. A quilt item may be
                 // in view at neither end (it fills a hole far from where it was): such an item may be

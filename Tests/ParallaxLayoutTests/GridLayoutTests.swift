@@ -100,6 +100,83 @@ struct GridLayoutTests {
         }
     }
 
+    /// A grid aligned so an item sits in a chosen column: the item is in the
+    /// column whose cells are centred nearest the position asked for; only
+    /// its section changes, and that section matches the naive grid started
+    /// that many cells in, for frames, rect queries, the rows a rect meets
+    /// and the resting positions, on random configurations of both axes and
+    /// both directions.
+    @Test func anAlignedGridEqualsTheReferenceStartedFurtherIn() throws {
+        var rng = SplitMix64(seed: 0xA11)
+        var moved = 0
+        for _ in 0..<300 {
+            let configuration = randomConfiguration(using: &rng)
+            let counts = randomCounts(using: &rng)
+            let size = CGSize(width: .random(in: 50...1500, using: &rng), height: .random(in: 50...1500, using: &rng))
+            let plain = try GridLayout(configuration: configuration, itemCounts: counts, containerSize: size)
+            guard let section = counts.indices.filter({ counts[$0] > 0 }).randomElement(using: &rng) else { continue }
+            let index = ItemIndex(item: Int.random(in: 0..<counts[section], using: &rng), section: section)
+            let across = configuration.axis == .vertical ? size.width : size.height
+            let position = CGFloat.random(in: -50...(across + 50), using: &rng)
+            let grid = plain.aligning(index, across: position)
+
+            // The column asked for: the one whose cells' centre is nearest the position.
+            let frame = try #require(grid.frame(of: index))
+            let span = configuration.axis.crossSpan(of: frame)
+            let centre = (span.lowerBound + span.upperBound) / 2
+            for other in 0..<counts[section] {
+                guard let candidate = plain.frame(of: ItemIndex(item: other, section: section)) else { continue }
+                let candidateSpan = configuration.axis.crossSpan(of: candidate)
+                let candidateCentre = (candidateSpan.lowerBound + candidateSpan.upperBound) / 2
+                #expect(abs(centre - position) <= abs(candidateCentre - position) + 1e-6,
+                        "a column centred at \(candidateCentre) is nearer \(position) than \(centre)")
+            }
+            let lead = grid.firstColumn(ofSection: section)
+            #expect((0..<grid.columnCount).contains(lead))
+            if lead != 0 { moved += 1 }
+            #expect(grid.aligning(index, across: position).firstColumn(ofSection: section) == lead, "idempotent")
+            for other in counts.indices where other != section { #expect(grid.firstColumn(ofSection: other) == 0) }
+
+            var leads = Array(repeating: 0, count: counts.count)
+            leads[section] = lead
+            let reference = ReferenceGrid(configuration: configuration, itemCounts: counts, containerSize: size,
+                                          firstColumns: leads)
+            #expect(abs(grid.contentExtent - reference.contentMain) < 1e-6)
+            var all: [(ItemIndex, CGRect)] = []
+            for index in reference.order {
+                let frame = try #require(grid.frame(of: index))
+                #expect(nearlyEqual(frame, reference.frames[index]!), "\(index) in \(configuration), lead \(lead)")
+                all.append((index, frame))
+            }
+            for _ in 0..<10 {
+                let content = grid.contentSize
+                let rect = CGRect(x: .random(in: -100...(content.width + 100), using: &rng),
+                                  y: .random(in: -100...(content.height + 100), using: &rng),
+                                  width: .random(in: 0...800, using: &rng), height: .random(in: 0...800, using: &rng))
+                #expect(grid.items(in: rect).map(\.id) == all.filter { $0.1.isVisible(in: rect) }.map(\.0))
+                // The rows a rect meets hold every item visible in it, across the whole width.
+                let band = configuration.axis.rect(main: configuration.axis.mainSpan(of: rect),
+                                                   cross: Span(-10, configuration.axis.cross(content) + 20))
+                let inBand = all.filter { $0.1.isVisible(in: band) }.map(\.0)
+                if let run = grid.lineItems(meeting: rect), let first = inBand.first, let last = inBand.last {
+                    #expect(run.first <= first && run.last >= last, "\(run) misses \(first)...\(last)")
+                    #expect(grid.frame(of: run.first) != nil && grid.frame(of: run.last) != nil)
+                } else {
+                    #expect(inBand.isEmpty, "no rows for \(inBand.count) items")
+                }
+            }
+            // Resting on an item shows its row first: its frame starts one spacing (or the section's
+            // header and margin, for a first row) past the resting position.
+            for other in [0, counts[section] - 1, index.item] {
+                let at = ItemIndex(item: other, section: section)
+                let rest = try #require(grid.restingPosition(showing: at))
+                let rowMates = all.filter { configuration.axis.mainSpan(of: $0.1) == configuration.axis.mainSpan(of: grid.frame(of: at)!) }
+                #expect(rowMates.allSatisfy { grid.restingPosition(showing: $0.0) == rest })
+            }
+        }
+        #expect(moved > 100, "most alignments move the section: \(moved)")
+    }
+
     @Test func tenMillionItemsInClosedForm() throws {
         let grid = try GridLayout(configuration: .grid, itemCount: 10_000_000, containerSize: CGSize(width: 390, height: 844))
         let last = try #require(grid.frame(of: ItemIndex(item: 9_999_999)))

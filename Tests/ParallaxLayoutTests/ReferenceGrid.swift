@@ -10,7 +10,9 @@ struct ReferenceGrid {
     var order: [ItemIndex] = []
     var contentMain: CGFloat = 0
 
-    init(configuration c: GridConfiguration, itemCounts: [Int], containerSize: CGSize) {
+    /// `firstColumns[s]`: the column section `s` starts in (an aligned
+    /// grid's section starts further into its first row); 0 when missing.
+    init(configuration c: GridConfiguration, itemCounts: [Int], containerSize: CGSize, firstColumns: [Int] = []) {
         let vertical = c.axis == .vertical
         let width = vertical ? containerSize.width : containerSize.height        // across the scroll axis
         let sideLow = vertical ? c.margins.left : c.margins.top
@@ -43,8 +45,9 @@ struct ReferenceGrid {
         var logical: [(ItemIndex, CGFloat, CGFloat)] = []
         for (section, count) in itemCounts.enumerated() {
             cursor += c.headerHeight + before
-            var across = firstAcross
-            var column = 0
+            let lead = section < firstColumns.count && count > 0 ? firstColumns[section] : 0
+            var across = firstAcross + CGFloat(lead) * (cellAcross + gapAcross)
+            var column = lead
             for item in 0..<count {
                 if column == columns {
                     column = 0
