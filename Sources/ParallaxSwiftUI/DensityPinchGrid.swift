@@ -49,6 +49,11 @@ where Data.Element: Identifiable, Data.Index == Int {
     @State private var pinchStart: Date?
     /// Where the scroll view must go once a pinch has come to rest.
     @State private var restingOffset: CGPoint?
+    /// The grid the last pinch came to rest on (the photo that was under
+    /// the fingers in the column under them), and what it was built for.
+    @State private var rested: Rested?
+    /// The size the pinch under way was begun at.
+    @State private var pinchSize: CGSize = .zero
 
     /// A grid of `data`, `columns` columns wide (kept within `range`, and
     /// written back when a pinch settles on another count), each item drawn
@@ -93,9 +98,17 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// The grid of the resting column count for `size`; empty when it
     /// cannot be built (a zero size before the first layout pass).
     private func restingLayout(size: CGSize) -> ParallaxLayout.GridLayout {
-        (try? Self.makeLayout(columns: min(max(columns, range.lowerBound), range.upperBound), configuration: configuration,
-                              count: data.count, size: size))
+        let count = min(max(columns, range.lowerBound), range.upperBound)
+        if let rested, rested.columns == count, rested.itemCount == data.count, rested.size == size { return rested.layout }
+        return (try? Self.makeLayout(columns: count, configuration: configuration, count: data.count, size: size))
             ?? Self.empty
+    }
+
+    /// Remembers the grid `settled` came to rest on, for `size`.
+    private func remember(_ settled: ColumnPinch, size: CGSize) {
+        guard let layout = try? settled.restingLayout(containerSize: size, itemCounts: [data.count]) as? ParallaxLayout.GridLayout
+        else { return }
+        rested = Rested(layout: layout, columns: settled.columns, itemCount: data.count, size: size)
     }
 
     private static var empty: ParallaxLayout.GridLayout {
@@ -154,20 +167,30 @@ where Data.Element: Identifiable, Data.Index == Int {
         // A pinch that begins while the last one settles: that one rests at once, where it was heading.
         // (Locals, not the state just written: a state's new value may only be read on the next update.)
         var restingColumns = columns, offset = scroll.contentOffset
+        var shown = restingLayout(size: size)
         if var settling = pinch, let rest = settling.finishSettling() {
             restingColumns = settling.columns
             offset = rest
             columns = restingColumns
             scroll.contentOffset = rest
             restingOffset = rest
+            remember(settling, size: pinchSize)
+            if pinchSize == size, let layout = try? settling.restingLayout(containerSize: size, itemCounts: [data.count])
+                as? ParallaxLayout.GridLayout {
+                shown = layout
+            }
         }
         let configuration = self.configuration
+        let shownColumns = restingColumns, shownCount = data.count
+        // It begins on the grid shown, which an earlier pinch may have aligned.
         var columnPinch = ColumnPinch(columns: restingColumns, range: range) { n, size, counts throws(LayoutError) in
-            try Self.makeLayout(columns: n, configuration: configuration, count: counts.first ?? 0, size: size)
+            if n == shownColumns, counts == [shownCount], size == shown.containerSize { return shown }
+            return try Self.makeLayout(columns: n, configuration: configuration, count: counts.first ?? 0, size: size)
         }
         let viewport = ScrollViewport(size: size, contentOffset: offset)
         let began = columnPinch.begin(viewport: viewport, focus: focus, containerSize: size, itemCounts: [data.count])
         pinch = began ? columnPinch : nil
+        pinchSize = size
         pinchStart = nil
     }
 
@@ -212,10 +235,20 @@ where Data.Element: Identifiable, Data.Index == Int {
             scroll.contentOffset = offset
             restingOffset = offset
         }
+        remember(columnPinch, size: pinchSize)
         columns = columnPinch.columns
         pinch = nil
         pinchStart = nil
     }
+}
+
+/// The grid a pinch came to rest on, and the column count, item count and
+/// size it holds for.
+private struct Rested {
+    var layout: ParallaxLayout.GridLayout
+    var columns: Int
+    var itemCount: Int
+    var size: CGSize
 }
 
 /// One cell to draw: its position in the data and its frame.

@@ -284,11 +284,13 @@ package final class GalleryModel {
 
     /// The layout of the current settings and photos for `size`, with
     /// `shapes` (by default every shape known), remembered as the shapes the
-    /// layout shows (``awaitsShape(_:)``).
-    private func makeLayout(size: CGSize, shapes: PhotoShapes? = nil) -> AnyItemLayout {
+    /// layout shows (``awaitsShape(_:)``); or, at the end of a pinch, the
+    /// layout it `pinched` into, built from those shapes.
+    private func makeLayout(size: CGSize, shapes: PhotoShapes? = nil, pinched: (any ItemLayout)? = nil) -> AnyItemLayout {
         let shapes = shapes ?? self.shapes
         laidOutShapes = shapes
         layoutGeneration &+= 1
+        if let pinched { return AnyItemLayout(pinched) }
         // The configurations are valid by construction and the window's size is checked on resize;
         // the fallback only guards against a future edit.
         return (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, count: photos.count,
@@ -379,16 +381,19 @@ package final class GalleryModel {
         // A pinch that begins while the last one settles: that one comes to rest at once, where it
         // was heading, and the new one starts from there.
         if var settling = pinch, settling.isActive, let offset = settling.finishSettling() {
-            rest(on: settling.columns, at: offset)
+            rest(settling, at: offset)
         }
         // Grid and list pinch into each other (the list is the grid's one-column end); quilt and
         // waterfall change their own column count.
         let family: GalleryLayout = settings.layout == .list ? .grid : settings.layout
         // The shapes the resting layout shows: sizes that arrive meanwhile wait for the pinch to rest.
         let shapes = laidOutShapes
-        var columnPinch = ColumnPinch(columns: columnCount, range: family.pinchColumns) {
+        // It begins on the layout shown, which an earlier pinch may have aligned.
+        let shown = layout.base, shownCount = columnCount, shownSize = viewportSize, shownItems = photos.count
+        var columnPinch = ColumnPinch(columns: shownCount, range: family.pinchColumns) {
             n, size, counts throws(LayoutError) in
-            try GalleryLayouts.layout(family, columns: n, count: counts.first ?? 0, size: size, shapes: shapes)
+            if n == shownCount, size == shownSize, counts == [shownItems] { return shown }
+            return try GalleryLayouts.layout(family, columns: n, count: counts.first ?? 0, size: size, shapes: shapes)
         }
         // Photos keep the picture they show while the one for the new size loads: no placeholder
         // flashes each time the pinch passes half way to another count.
@@ -427,18 +432,21 @@ package final class GalleryModel {
     private func advancePinch(now: TimeInterval) {
         guard var columnPinch = pinch, columnPinch.isActive else { return }
         let offset = columnPinch.contentOffset
-        if !columnPinch.advance(to: now), let offset { rest(on: columnPinch.columns, at: offset) }
+        if !columnPinch.advance(to: now), let offset { rest(columnPinch, at: offset) }
         pinch = columnPinch
     }
 
-    /// Shows the plain layout of `columns` at `offset` (for the grid, the
-    /// list at one column): where a pinch came to rest.
-    private func rest(on columns: Int, at offset: CGPoint) {
+    /// Shows the layout `columnPinch` came to rest on at `offset`: the grid
+    /// of its count with the photo that was under the fingers still in the
+    /// column under them (for the grid, the list at one column).
+    private func rest(_ columnPinch: ColumnPinch, at offset: CGPoint) {
+        let columns = columnPinch.columns
         settings.columns = columns
         if settings.layout == .grid || settings.layout == .list { settings.layout = columns == 1 ? .list : .grid }
         // The shapes the pinch showed, so the rest matches its last frame; sizes that arrived during
         // it are applied on the next frame, keeping the place.
-        layout = makeLayout(size: viewportSize, shapes: laidOutShapes)
+        let rested = try? columnPinch.restingLayout(containerSize: viewportSize, itemCounts: [photos.count])
+        layout = makeLayout(size: viewportSize, shapes: laidOutShapes, pinched: rested)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
         scroll.jump(to: range.clamp(offset.y))
