@@ -14,6 +14,13 @@
 //                         same density: a frame of 7 columns costs more than
 //                         one of 4, pinch or not.
 //
+//   Pinch/quilt/<n>, PinchPlain/quilt/<n>: the same over quilts of n block
+//                         columns (square blocks of width / n, the quilt
+//                         benchmarks' fixed-seed mix of 1×1, 2×1, 1×2 and 2×2
+//                         items), whose pinch frames read widened bands and
+//                         look frames up, since a quilt fills holes out of
+//                         index order.
+//
 // Both at 100,000 and 1,000,000 items, scaling factor .kilo (1,000 frames per
 // measured iteration), like every name that does not start with "Naive/".
 // Target: an interactive frame costs at most 3 times a plain one.
@@ -34,6 +41,28 @@ enum PinchBenchmarks {
                               containerSize: FrameBenchmarks.viewportSize)
     }
 
+    /// A quilt of `n` square block columns over the quilt benchmarks' spans.
+    static func quilt(columns n: Int, spans: [QuiltSpan]) throws(LayoutError) -> QuiltLayout {
+        let side = (FrameBenchmarks.viewportSize.width / CGFloat(n) * 100).rounded(.down) / 100
+        let configuration = QuiltConfiguration(blockSize: CGSize(width: side, height: side),
+                                               itemInsets: EdgeInsets(all: 2))
+        return try QuiltLayout(configuration: configuration, spans: spans, containerSize: FrameBenchmarks.viewportSize)
+    }
+
+    /// What a pinch moves between: grids of the dense grid's settings, or quilts.
+    enum Kind: String, CaseIterable {
+        case grid, quilt
+    }
+
+    /// The layout of `n` columns of `kind` over `itemCount` items.
+    static func layout(_ kind: Kind, columns n: Int, itemCount: Int,
+                       spans: [QuiltSpan]) throws(LayoutError) -> AnyItemLayout {
+        switch kind {
+        case .grid: AnyItemLayout(try grid(columns: n, itemCount: itemCount))
+        case .quilt: AnyItemLayout(try quilt(columns: n, spans: spans))
+        }
+    }
+
     /// The scale of frame `frame`: a slow breath between 0.55 and 1.6
     /// (about 2 s per cycle at 60 fps), so the column count keeps changing.
     static func scale(atFrame frame: Int) -> CGFloat {
@@ -50,14 +79,17 @@ enum PinchBenchmarks {
 
 /// The baseline: plain frames of the grid at the count the pinch shows.
 final class PinchPlainFixture: @unchecked Sendable {
-    let layouts: [GridLayout]                 // by column count - 1
+    let layouts: [AnyItemLayout]              // by column count - 1
     let scroller = ParallaxScroller(effect: .gridDefault)
     var frame = 0
     var offset: CGFloat
 
-    init(itemCount: Int) throws(LayoutError) {
-        var layouts: [GridLayout] = []
-        for n in 1...8 { layouts.append(try PinchBenchmarks.grid(columns: n, itemCount: itemCount)) }
+    init(_ kind: PinchBenchmarks.Kind, itemCount: Int) throws(LayoutError) {
+        let spans = kind == .quilt ? LayoutBenchmarks.spans(count: itemCount) : []
+        var layouts: [AnyItemLayout] = []
+        for n in 1...8 {
+            layouts.append(try PinchBenchmarks.layout(kind, columns: n, itemCount: itemCount, spans: spans))
+        }
         self.layouts = layouts
         offset = layouts[3].contentExtent / 2
     }
@@ -81,15 +113,16 @@ final class PinchPlainFixture: @unchecked Sendable {
 /// A pinch under way in the middle of the content, its layouts for 3 to 6
 /// columns built in setup (a pinch builds each count once, when first reached).
 final class PinchFixture: @unchecked Sendable {
-    var pinch: DensityPinch<GridLayout>
+    var pinch: DensityPinch<AnyItemLayout>
     let scroller = ParallaxScroller(effect: .gridDefault)
     var frame = 0
 
-    init(itemCount: Int) throws(LayoutError) {
-        let middle = try PinchBenchmarks.grid(columns: 4, itemCount: itemCount).contentExtent / 2
+    init(_ kind: PinchBenchmarks.Kind, itemCount: Int) throws(LayoutError) {
+        let spans = kind == .quilt ? LayoutBenchmarks.spans(count: itemCount) : []
+        let middle = try PinchBenchmarks.layout(kind, columns: 4, itemCount: itemCount, spans: spans).contentExtent / 2
         let viewport = ScrollViewport(size: FrameBenchmarks.viewportSize, contentOffset: CGPoint(x: 0, y: middle))
         pinch = try DensityPinch(columns: 4, in: 1...8, viewport: viewport, focus: CGPoint(x: 195, y: 422)) {
-            n throws(LayoutError) in try PinchBenchmarks.grid(columns: n, itemCount: itemCount)
+            n throws(LayoutError) in try PinchBenchmarks.layout(kind, columns: n, itemCount: itemCount, spans: spans)
         }
         for frame in 0..<120 { try pinch.update(scale: PinchBenchmarks.scale(atFrame: frame)) }   // reach every count once
     }
@@ -106,7 +139,7 @@ final class PinchFixture: @unchecked Sendable {
     /// it holds) each frame, which a surface holding it in a local or an
     /// `inout` does not pay.
     @inline(__always)
-    static func render(_ pinch: inout DensityPinch<GridLayout>, scale: CGFloat, scroller: ParallaxScroller) -> CGFloat {
+    static func render(_ pinch: inout DensityPinch<AnyItemLayout>, scale: CGFloat, scroller: ParallaxScroller) -> CGFloat {
         try? pinch.update(scale: scale)
         let offset = pinch.contentOffset()
         let visibleRect = CGRect(origin: offset, size: FrameBenchmarks.viewportSize)
@@ -120,26 +153,32 @@ final class PinchFixture: @unchecked Sendable {
 }
 
 func registerPinchBenchmarks() {
-    for itemCount in PinchBenchmarks.itemCounts {
-        Benchmark(
-            "Pinch/grid/\(itemCount)",
-            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-        ) { (benchmark: Benchmark, fixture: PinchFixture) in
-            var checksum: CGFloat = 0
-            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
-            blackHole(checksum)
-        } setup: {
-            try PinchFixture(itemCount: itemCount)
+    for kind in PinchBenchmarks.Kind.allCases {
+        for itemCount in PinchBenchmarks.itemCounts {
+            registerPinchBenchmarks(kind, itemCount: itemCount)
         }
-        Benchmark(
-            "PinchPlain/grid/\(itemCount)",
-            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-        ) { (benchmark: Benchmark, fixture: PinchPlainFixture) in
-            var checksum: CGFloat = 0
-            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
-            blackHole(checksum)
-        } setup: {
-            try PinchPlainFixture(itemCount: itemCount)
-        }
+    }
+}
+
+private func registerPinchBenchmarks(_ kind: PinchBenchmarks.Kind, itemCount: Int) {
+    Benchmark(
+        "Pinch/\(kind.rawValue)/\(itemCount)",
+        configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
+    ) { (benchmark: Benchmark, fixture: PinchFixture) in
+        var checksum: CGFloat = 0
+        for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
+        blackHole(checksum)
+    } setup: {
+        try PinchFixture(kind, itemCount: itemCount)
+    }
+    Benchmark(
+        "PinchPlain/\(kind.rawValue)/\(itemCount)",
+        configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
+    ) { (benchmark: Benchmark, fixture: PinchPlainFixture) in
+        var checksum: CGFloat = 0
+        for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
+        blackHole(checksum)
+    } setup: {
+        try PinchPlainFixture(kind, itemCount: itemCount)
     }
 }
