@@ -13,6 +13,14 @@ extension DensityPinch {
         return (layout as? AnyItemLayout)?.base as? GridLayout
     }
 
+    /// `layout` as a quilt, looking inside ``AnyItemLayout``; `nil` for any
+    /// other layout.
+    @inlinable
+    static func quilt(_ layout: Layout) -> QuiltLayout? {
+        if let quilt = layout as? QuiltLayout { return quilt }
+        return (layout as? AnyItemLayout)?.base as? QuiltLayout
+    }
+
     /// The pass of ``forEachItem(at:shownAt:_:)`` between two grids of the
     /// same items, in closed form: every item visible at some progress lies
     /// in one end's band (see there), a band's rows hold a run of indices

@@ -85,6 +85,10 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// The layout of the current pair's upper count (progress 1), or the
     /// source again when the range has a single count.
     public private(set) var destinationLayout: Layout
+    /// The current pair as the layouts it wraps, when they are the built-in
+    /// grids or quilts: unwrapped once per change of pair, so that a frame
+    /// reads them without a dynamic cast.
+    @usableFromInline var pair: ConcretePair = .other
     @usableFromInline var sourceAnchor: CGRect = .zero
     @usableFromInline var destinationAnchor: CGRect = .zero
     /// The point of the anchor under the fingers, as a fraction of its frame.
@@ -419,10 +423,13 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// ends stays before it in between. (A grid keeps index order along the
     /// axis and the anchor is in view at both ends, so an item cannot jump
     /// from before the viewport to after it; a quilt fills holes with later
-    /// items, so its bands are widened by twice the tallest item.) Across the
-    /// axis the whole width is read, since rows rewrap. A quilt item in view
-    /// at neither end, one that fills a hole far from where it was, is left
-    /// out while it crosses: drawn, it would only streak across the screen.
+    /// items, so an item can cross the whole viewport between the ends, and
+    /// its bands are widened by the tallest item to catch most of those as
+    /// they enter and leave.) Across the axis the whole width is read, since
+    /// rows rewrap. A quilt item in view at neither end and farther than that
+    /// from both, one that fills a hole far from where it was, is left out
+    /// while it crosses (about one visible item in a thousand over random
+    /// quilts): drawn, it would only streak across the screen.
     /// Past the densest count the rubber band's zoom shows a little more
     /// than a viewport, and the bands grow to match.
     ///
@@ -448,8 +455,9 @@ public struct DensityPinch<Layout: ItemLayout> {
         let center = CGPoint(x: invariant.x + focus.x, y: invariant.y + focus.y)
         // The band of each end's viewport along the axis, across the whole
         // content: rows rewrap, so items slide into view from either side.
-        let order = sourceLayout.placesItemsInIndexOrder && destinationLayout.placesItemsInIndexOrder ? 0
-            : 2 * tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
+        let inIndexOrder = sourceLayout.placesItemsInIndexOrder && destinationLayout.placesItemsInIndexOrder
+        let order = inIndexOrder ? 0
+            : tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
         let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
         let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
         func band(crossing contentSize: CGSize, from offset: CGPoint) -> CGRect {
@@ -460,30 +468,118 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         let sourceRect = band(crossing: sourceLayout.contentSize, from: contentOffset(at: 0))
         let destinationRect = band(crossing: destinationLayout.contentSize, from: contentOffset(at: 1))
-        if order == 0, let source = Self.grid(sourceLayout), let destination = Self.grid(destinationLayout),
+        if inIndexOrder, case let .grids(source, destination) = pair,
            try Self.forEachItemOfGrids(source, destination, sourceRect: sourceRect, destinationRect: destinationRect,
                                        fraction: p, zoom: zoom, center: center, viewport: viewport, body) {
             return
         }
-        if order == 0 {
+        if inIndexOrder {
             try forEachItemInIndexOrder(sourceRect: sourceRect, destinationRect: destinationRect, fraction: p,
                                         zoom: zoom, center: center, viewport: viewport, body)
             return
         }
-        let source = sourceLayout, destination = destinationLayout
-        try source.forEachItem(in: sourceRect) { index, from in
-            var frame = from.interpolated(to: destination.frame(of: index) ?? from, fraction: p)
+        try forEachItemOutOfOrder(sourceRect: sourceRect, destinationRect: destinationRect, fraction: p, zoom: zoom,
+                                  center: center, viewport: viewport, body)
+    }
+
+    /// The pass of ``forEachItem(at:shownAt:_:)`` for layouts out of index
+    /// order (quilts): ``forEachItemOfPair(_:_:near:window:sourceRect:destinationRect:fraction:zoom:center:viewport:_:)``
+    /// with the pinch's scratch window, or without it for a `body` that
+    /// walks the same pinch again. Quilts behind ``AnyItemLayout`` are read
+    /// as quilts, with no dynamic dispatch per item.
+    @inlinable
+    func forEachItemOutOfOrder(sourceRect: CGRect, destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat,
+                               center: CGPoint, viewport: CGRect,
+                               _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        let near = anchor ?? ItemIndex(item: 0)
+        let scratch = self.scratch
+        let window = scratch.isInUse ? nil : scratch.window()
+        if window != nil { scratch.isInUse = true }
+        defer { if window != nil { scratch.isInUse = false } }
+        if case let .quilts(source, destination) = pair {
+            try Self.forEachItemOfPair(source, destination, near: near, window: window, sourceRect: sourceRect,
+                                       destinationRect: destinationRect, fraction: p, zoom: zoom, center: center,
+                                       viewport: viewport, body)
+        } else {
+            try Self.forEachItemOfPair(sourceLayout, destinationLayout, near: near, window: window,
+                                       sourceRect: sourceRect, destinationRect: destinationRect, fraction: p,
+                                       zoom: zoom, center: center, viewport: viewport, body)
+        }
+    }
+
+    /// The pass for any two layouts. With a `window` (room for the frames
+    /// of ``BandScratch/windowItems`` items around `near`, the anchor, which
+    /// both bands hold): the destination band's frames are kept there first,
+    /// then each item of the source band takes its destination frame from
+    /// the window, and the destination items the source band did not hold
+    /// are what is left in it; only an item in one band alone costs a frame
+    /// lookup in the other layout, and an item outside the window (a band far
+    /// wider than a screen) is checked by its frame. Without a window, every
+    /// source item is looked up in the destination and every destination
+    /// item in the source.
+    ///
+    /// - Complexity: O(items in either band), nothing allocated.
+    @inlinable
+    static func forEachItemOfPair<L: ItemLayout>(_ source: L, _ destination: L, near: ItemIndex,
+                                                 window: BandScratch.Window?, sourceRect: CGRect,
+                                                 destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat,
+                                                 center: CGPoint, viewport: CGRect,
+                                                 _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        @inline(__always) func report(_ index: ItemIndex, from: CGRect, to: CGRect) throws {
+            var frame = from.interpolated(to: to, fraction: p)
             if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
             if frame.isVisible(in: viewport) { try body(index, frame) }
         }
-        try destination.forEachItem(in: destinationRect) { index, to in
-            var frame = to
-            if let from = source.frame(of: index) {
-                guard !from.isVisible(in: sourceRect) else { return }              // reported above
-                frame = from.interpolated(to: to, fraction: p)
+        guard let window else {
+            try source.forEachItem(in: sourceRect) { index, from in
+                try report(index, from: from, to: destination.frame(of: index) ?? from)
             }
-            if zoom != 1 { frame = Self.zoomed(frame, by: zoom, about: center) }
-            if frame.isVisible(in: viewport) { try body(index, frame) }
+            try destination.forEachItem(in: destinationRect) { index, to in
+                guard let from = source.frame(of: index) else { return try report(index, from: to, to: to) }
+                guard !from.isVisible(in: sourceRect) else { return }                  // reported above
+                try report(index, from: from, to: to)
+            }
+            return
+        }
+        let capacity = BandScratch.windowItems, words = capacity / 64
+        let base = near.item - capacity / 2
+        @inline(__always) func slot(_ index: ItemIndex) -> Int? {
+            let offset = index.item - base
+            return index.section == near.section && offset >= 0 && offset < capacity ? offset : nil
+        }
+        let frames = window.frames, kept = window.kept
+        kept.update(repeating: 0, count: words)
+        var outside = false
+        destination.forEachItem(in: destinationRect) { index, to in
+            guard let slot = slot(index) else { outside = true; return }
+            frames[slot] = to
+            kept[slot >> 6] |= 1 << UInt64(slot & 63)
+        }
+        try source.forEachItem(in: sourceRect) { index, from in
+            if let slot = slot(index), kept[slot >> 6] & (1 << UInt64(slot & 63)) != 0 {
+                kept[slot >> 6] &= ~(1 << UInt64(slot & 63))                        // reported here, not below
+                try report(index, from: from, to: frames[slot])
+            } else {
+                try report(index, from: from, to: destination.frame(of: index) ?? from)
+            }
+        }
+        // The destination's newcomers: what the source band did not take.
+        for word in 0..<words {
+            var bits = kept[word]
+            while bits != 0 {
+                let slot = word * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                let index = ItemIndex(item: base + slot, section: near.section)
+                let to = frames[slot]
+                try report(index, from: source.frame(of: index) ?? to, to: to)
+            }
+        }
+        guard outside else { return }
+        try destination.forEachItem(in: destinationRect) { index, to in
+            guard slot(index) == nil else { return }                                   // reported above
+            guard let from = source.frame(of: index) else { return try report(index, from: to, to: to) }
+            guard !from.isVisible(in: sourceRect) else { return }
+            try report(index, from: from, to: to)
         }
     }
 
@@ -621,6 +717,13 @@ public struct DensityPinch<Layout: ItemLayout> {
         destinationLayout = layouts[upper - lower]!
         sourceAnchor = anchorFrames[columns - lower] ?? .zero
         destinationAnchor = anchorFrames[upper - lower] ?? .zero
+        if let source = Self.grid(sourceLayout), let destination = Self.grid(destinationLayout) {
+            pair = .grids(source, destination)
+        } else if let source = Self.quilt(sourceLayout), let destination = Self.quilt(destinationLayout) {
+            pair = .quilts(source, destination)
+        } else {
+            pair = .other
+        }
     }
 
     @inlinable
@@ -636,6 +739,15 @@ public struct DensityPinch<Layout: ItemLayout> {
         }
         return nil
     }
+}
+
+/// The two layouts of a pinch's current pair, unwrapped (see
+/// ``DensityPinch``'s `pair`).
+@usableFromInline
+enum ConcretePair {
+    case grids(GridLayout, GridLayout)
+    case quilts(QuiltLayout, QuiltLayout)
+    case other
 }
 
 private func - (lhs: CGPoint, rhs: CGPoint) -> CGPoint { CGPoint(x: lhs.x - rhs.x, y: lhs.y - rhs.y) }
@@ -666,6 +778,20 @@ final class BandScratch {
     @usableFromInline private(set) var entries: UnsafeMutableBufferPointer<Entry>
     @usableFromInline var isInUse = false
 
+    /// Room for the destination frames of the items around the anchor, for
+    /// layouts out of index order: a frame per item and a bit saying it is
+    /// kept, item `near.item - windowItems / 2 + slot` at `slot`.
+    @usableFromInline
+    struct Window {
+        @usableFromInline let frames: UnsafeMutablePointer<CGRect>
+        @usableFromInline let kept: UnsafeMutablePointer<UInt64>
+    }
+
+    /// The items a ``Window`` covers: many screens of a quilt.
+    @usableFromInline static var windowItems: Int { 1_024 }
+
+    private var storedWindow: Window?
+
     @usableFromInline
     init() {
         entries = .allocate(capacity: 256)
@@ -673,6 +799,19 @@ final class BandScratch {
 
     deinit {
         entries.deallocate()
+        if let storedWindow {
+            storedWindow.frames.deallocate()
+            storedWindow.kept.deallocate()
+        }
+    }
+
+    /// The window, allocated the first time a pinch out of index order asks.
+    @usableFromInline
+    func window() -> Window {
+        if let storedWindow { return storedWindow }
+        let window = Window(frames: .allocate(capacity: Self.windowItems), kept: .allocate(capacity: Self.windowItems / 64))
+        storedWindow = window
+        return window
     }
 
     /// Grows the buffer to hold `count` entries (up to the maximum), for the
