@@ -21,6 +21,9 @@ package struct CellContent: Sendable {
     package var contentFrame: CGRect
     package var image: PixelImage?
     package var imageKey: ThumbnailKey?
+    /// The picture the cell asked for this frame: its photo at the size it
+    /// has (or is heading for); `nil` while its shape is unknown.
+    package var wantedKey: ThumbnailKey?
     /// How far the picture has faded in, 0…1.
     package var opacity: Double
     package var placeholder: Placeholder
@@ -77,6 +80,9 @@ package final class GalleryModel {
     /// Pinch to change density (Ctrl + wheel, a touchpad or touch-screen
     /// pinch, the [ and ] keys): 1 column (the list) to 8.
     private var pinch: ColumnPinch?
+    /// The lower column count of the pinch pair whose photos the loader was
+    /// last asked to get ready (``planPinchLoading(_:nearer:visibleRect:)``).
+    private var plannedPinchPair: Int?
     /// Reads the photos' headers (``HeaderProbe``) for ``shapes``.
     private var probe: HeaderProbe?
     /// Photo positions by id, to file the probe's answers.
@@ -400,6 +406,7 @@ package final class GalleryModel {
         requests.resizeBehavior = .keepsImage
         let began = columnPinch.begin(viewport: viewport, focus: point, containerSize: viewportSize, itemCounts: [photos.count])
         pinch = began ? columnPinch : nil
+        plannedPinchPair = nil
     }
 
     /// The pinch's scale since it began (above 1: fewer, larger photos) and
@@ -587,6 +594,7 @@ package final class GalleryModel {
                 if index == anchor { anchorItem = (index.item, frame) } else { items.append((index.item, frame)) }
             }
             if let anchorItem { items.append(anchorItem) }
+            if let live { planPinchLoading(live, nearer: nearer, visibleRect: CGRect(origin: offset, size: viewportSize)) }
         } else if let (animation, _) = transition {
             offset = animation.contentOffset(at: progress)
             animation.forEachItem(at: progress) { index, frame in
@@ -620,7 +628,7 @@ package final class GalleryModel {
             let key = awaitsShape(item) ? nil : thumbnailKey(for: id, contentSize: keySize)
             if let key { ensureLoad(item: item, key: key, priority: viewportLoading?.priority(for: ItemIndex(item: item)) ?? .visible) }
             var content = CellContent(item: item, id: id, frame: screenFrame, contentFrame: placement.contentFrame,
-                                      image: nil, imageKey: nil, opacity: 0, placeholder: .cached,
+                                      image: nil, imageKey: nil, wantedKey: key, opacity: 0, placeholder: .cached,
                                       failure: nil, isPressed: pressedItem == item)
             switch pictures[item] {
             case .placeholder(let placeholder)?:
@@ -698,10 +706,20 @@ package final class GalleryModel {
     /// asked for (loading, shown or failed).
     private func ensureLoad(item: Int, key: ThumbnailKey, priority: LoadPriority) {
         guard requests.key(for: item) != key else { return }
-        pictures[item] = nil
+        // The same photo at another size (after a pinch): the requester keeps it shown until the new
+        // size arrives, when it is kept (``ImageRequester/resizeBehavior``), and the new one replaces
+        // it at once, with no fade from a placeholder that was never shown.
+        var shown: ImageID?
+        if case .image(let shownKey, _, _, _, _)? = pictures[item], shownKey.id == key.id { shown = key.id }
+        if shown == nil || requests.resizeBehavior == .showsPlaceholder { pictures[item] = nil }
         boundItems.insert(item)
-        requests.load(key, into: item, priority: priority) { [weak self] display in
+        requests.load(key, into: item, replacing: shown, priority: priority) { [weak self] display in
             guard let self else { return }
+            var display = display
+            if case .image(let image, _) = display, case .image(let previous, _, _, _, _)? = self.pictures[item],
+               previous.id == key.id {
+                display = .image(image, fadeDuration: 0)
+            }
             self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])
         }
     }
@@ -735,6 +753,32 @@ package final class GalleryModel {
             guard index.item < photos.count, !awaitsShape(index.item) else { return nil }
             return thumbnailKey(for: photos[index.item], contentSize: placer.placement(forItemFrame: frame).contentSize)
         }
+    }
+
+    /// Hands the loader, once per pair of column counts a pinch shows, the
+    /// photos of both ends of the pair (the items on screen at either
+    /// count), at the size the pinch shows them in (their size when it
+    /// began): photos that rows rewrapping bring into view are then ready
+    /// before they arrive, instead of blank while they decode. The plan
+    /// made for the resting layout is made again when the pinch rests.
+    private func planPinchLoading(_ live: DensityPinch<AnyItemLayout>, nearer: AnyItemLayout?, visibleRect: CGRect) {
+        guard let viewportLoading, plannedPinchPair != live.columns else { return }
+        plannedPinchPair = live.columns
+        viewportLoading.invalidate()
+        let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
+                                        intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
+        let placer = scroller.placer(for: visibleRect)
+        var plan = LoadPlan(), planned = Set<Int>()
+        for end: CGFloat in [0, 1] {
+            live.forEachItem(at: end) { index, frame in
+                guard index.item < photos.count, !awaitsShape(index.item), planned.insert(index.item).inserted else { return }
+                let size = nearer?.frame(of: index)?.size ?? frame.size
+                let shown = placer.placement(forItemFrame: CGRect(origin: frame.origin, size: size)).contentSize
+                if let key = thumbnailKey(for: photos[index.item], contentSize: shown) { plan.append(key, priority: .visible) }
+            }
+        }
+        let loader = self.loader
+        Task { await loader.follow(plan) }
     }
 
     /// What the planned thumbnails' keys depend on besides the layout's frames.

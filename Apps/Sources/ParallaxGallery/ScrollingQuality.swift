@@ -77,4 +77,13 @@ extension GalleryModel {
         for cell in cells where cell.image == nil && cell.failure == nil { blank += 1 }
         return blank
     }
+
+    /// Visible tiles that show a picture made for another size than the
+    /// one they have now (after a pinch or a switch, the old picture
+    /// stretched until the new one arrives).
+    package var staleCellCount: Int {
+        var stale = 0
+        for cell in cells where cell.image != nil && cell.imageKey != cell.wantedKey { stale += 1 }
+        return stale
+    }
 }

@@ -95,6 +95,10 @@ package enum SessionBenchmark {
         package var cachePeakBytes: Int
         package var cacheLimitBytes: Int
         package var decodes: Int
+        /// The frames of the pinches (fingers down and settling): blank share and hitch ratio.
+        package var pinching = ScrollingQuality()
+        /// Frame work while pinching: p50, p99, max, in seconds.
+        package var pinchWork: (p50: Double, p99: Double, max: Double) = (0, 0, 0)
 
         /// The fill times of events whose name starts with `prefix`.
         package func fillTimes(_ prefix: String) -> [Fill] { fills.filter { $0.event.hasPrefix(prefix) } }
@@ -116,22 +120,39 @@ package enum SessionBenchmark {
             package var fraction: Double
         }
 
+        /// A pinch about the middle of the window, as Ctrl + wheel or two
+        /// fingers make it: the scale goes from 1 to `scale` evenly (in
+        /// log scale) over `seconds`, then the fingers lift and it settles.
+        package struct Pinch: Sendable, Hashable {
+            package var name: String
+            /// The scale at the end: above 1 spreads the fingers (fewer, larger photos).
+            package var scale: Double
+            package var seconds: Double
+        }
+
         package var flings: [Flings]
         package var jumps: [Jump]
+        /// Pinches made after the jumps, back in the middle of the photos.
+        package var pinches: [Pinch]
         /// Seconds to linger after each full screen.
         package var dwell: Double
 
-        package init(flings: [Flings], jumps: [Jump], dwell: Double) {
+        package init(flings: [Flings], jumps: [Jump], pinches: [Pinch] = [], dwell: Double) {
             self.flings = flings
             self.jumps = jumps
+            self.pinches = pinches
             self.dwell = dwell
         }
 
         /// The benchmark's session: two flings at 3,000 pt/s, two at 6,000,
-        /// a jump to the middle and one to the end, a second's dwell after each.
+        /// a jump to the middle and one to the end, a second's dwell after
+        /// each; then, back in the middle, a pinch out to about half the
+        /// columns and one back in, half a second each.
         package static let standard = Script(
             flings: [Flings(speed: 3000, count: 2), Flings(speed: 6000, count: 2)],
-            jumps: [Jump(name: "middle", fraction: 0.5), Jump(name: "end", fraction: 1)], dwell: 1)
+            jumps: [Jump(name: "middle", fraction: 0.5), Jump(name: "end", fraction: 1)],
+            pinches: [Pinch(name: "out", scale: 1.8, seconds: 0.5), Pinch(name: "in", scale: 1 / 1.8, seconds: 0.5)],
+            dwell: 1)
     }
 
     /// How long to wait for a full screen before giving up on it.
@@ -192,15 +213,29 @@ package enum SessionBenchmark {
             await session.waitForFullScreen(event: "jump to the \(jump.name)")
             await session.dwell(script.dwell)
         }
+        if !script.pinches.isEmpty {
+            model.jump(to: end / 2)
+            await session.waitForFullScreen(event: "back in the middle")
+            for pinch in script.pinches {
+                await session.pinch(pinch)
+                await session.waitForSharpScreen(event: "pinch \(pinch.name)")
+                await session.dwell(script.dwell)
+            }
+        }
         // The cache's writes are part of a first launch; the next launch must find them.
         await model.loader.waitUntilIdle()
         let decodes = await model.loader.statistics.decodes
         let sorted = session.workTimes.sorted()
         func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }
+        let pinchSorted = session.pinchWorkTimes.sorted()
+        func pinchPercentile(_ p: Double) -> Double {
+            pinchSorted.isEmpty ? 0 : pinchSorted[min(Int(Double(pinchSorted.count - 1) * p), pinchSorted.count - 1)]
+        }
         return Figures(scenario: scenario, photos: photos, flings: session.flings, whole: session.whole,
                        fills: session.fills, work: (percentile(0.5), percentile(0.99), sorted.last ?? 0),
                        peakResidentBytes: PeakMemory.residentBytes(), cachePeakBytes: session.cachePeak,
-                       cacheLimitBytes: GalleryModel.memoryCacheLimit, decodes: decodes)
+                       cacheLimitBytes: GalleryModel.memoryCacheLimit, decodes: decodes, pinching: session.pinching,
+                       pinchWork: (pinchPercentile(0.5), pinchPercentile(0.99), pinchSorted.last ?? 0))
     }
 
     /// The frame loop: a frame every 16.7 ms on the wall clock.
@@ -215,6 +250,8 @@ package enum SessionBenchmark {
         var flings: [Int: ScrollingQuality] = [:]
         var fills: [Fill] = []
         var workTimes: [Double] = []
+        var pinching = ScrollingQuality()
+        var pinchWorkTimes: [Double] = []
         var cachePeak = 0
         let budget = Duration.nanoseconds(16_666_667)
 
@@ -227,10 +264,13 @@ package enum SessionBenchmark {
 
         /// Draws one frame when it is due; returns the session time it was due at.
         @discardableResult
-        mutating func frame(speed: Int? = nil) async -> Double {
+        mutating func frame(speed: Int? = nil, pinch: (scale: CGFloat, at: CGPoint)? = nil,
+                             isPinching: Bool = false) async -> Double {
             try? await clock.sleep(until: due)
             let began = clock.now
             let now = seconds(due - start)
+            // The gesture's event arrives with the frame, as the window's event loop hands it over.
+            if let pinch { model.pinch(scale: pinch.scale, at: pinch.at) }
             model.update(now: now)
             headless.draw(model)
             let finished = clock.now
@@ -240,7 +280,12 @@ package enum SessionBenchmark {
             while next < finished { next += budget }        // a late frame waits for the next refresh
             let interval = seconds(next - due)
             let visible = model.cells.count, blank = model.blankCellCount, moving = !model.scroll.isAtRest
-            whole.record(visible: visible, blank: blank, isMoving: moving, frameTime: frameTime, interval: interval)
+            whole.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
+                         interval: interval)
+            if isPinching {
+                pinching.record(visible: visible, blank: blank, isMoving: true, frameTime: frameTime, interval: interval)
+                pinchWorkTimes.append(seconds(finished - began))
+            }
             if let speed {
                 flings[speed, default: ScrollingQuality()].record(visible: visible, blank: blank, isMoving: moving,
                                                                   frameTime: frameTime, interval: interval)
@@ -259,6 +304,39 @@ package enum SessionBenchmark {
             while true {
                 let now = await frame()
                 if model.blankCellCount == 0, !model.cells.isEmpty {
+                    fills.append(Fill(event: event, seconds: now - began))
+                    return
+                }
+                if now - began > SessionBenchmark.fillTimeLimit {
+                    fills.append(Fill(event: event, seconds: nil))
+                    return
+                }
+            }
+        }
+
+        /// A pinch about the middle of the viewport: the scale eased from 1
+        /// to the pinch's over its seconds, a frame at a time, then the
+        /// fingers lift and every frame of the settle is drawn.
+        mutating func pinch(_ pinch: Script.Pinch) async {
+            let center = CGPoint(x: model.viewportSize.width / 2, y: model.viewportSize.height / 2)
+            model.beginPinch(at: center)
+            let frames = max(Int((pinch.seconds * 60).rounded()), 1)
+            for index in 1...frames {
+                let scale = CGFloat(pow(pinch.scale, Double(index) / Double(frames)))
+                await frame(pinch: (scale, center), isPinching: true)
+            }
+            model.endPinch(velocity: 0, now: seconds(due - start))
+            while model.isPinching { await frame(isPinching: true) }
+        }
+
+        /// Waits, frame by frame, until every visible tile shows its photo
+        /// decoded at the size it has now (after a pinch, the pictures from
+        /// before it are shown stretched until then); records how long.
+        mutating func waitForSharpScreen(event: String) async {
+            let began = seconds(due - start)
+            while true {
+                let now = await frame()
+                if model.blankCellCount == 0, model.staleCellCount == 0, !model.cells.isEmpty {
                     fills.append(Fill(event: event, seconds: now - began))
                     return
                 }

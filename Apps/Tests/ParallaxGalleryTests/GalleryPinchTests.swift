@@ -79,6 +79,49 @@ struct GalleryPinchTests {
         #expect(model.cells.contains { $0.item == before.item })
     }
 
+    /// A photo once shown never goes blank during a pinch or after it: the
+    /// pictures from before it are shown stretched, and once it rests each
+    /// picture at the new size replaces the stretched one with no
+    /// placeholder in between, until every tile is sharp. (Photos that
+    /// rewrapping rows bring into view for the first time are asked for
+    /// ahead, but may still show their placeholder for a frame or two while
+    /// they decode; the session benchmark measures how many.)
+    @Test(arguments: [1.8, 1 / 1.8])
+    func aPhotoOnceShownIsNeverBlankAgainDuringAPinchOrAfterIt(scale: Double) async throws {
+        let model = await model(count: 250)
+        await model.settle(at: 0)
+        #expect(model.blankCellCount == 0 && model.staleCellCount == 0)
+        var shown = Set(model.cells.map(\.item))
+        func check(_ moment: String) {
+            let lost = model.cells.filter { $0.image == nil && $0.failure == nil && shown.contains($0.item) }.map(\.item)
+            #expect(lost.isEmpty, "\(moment): \(lost) went blank")
+            shown.formUnion(model.cells.filter { $0.image != nil }.map(\.item))
+        }
+        let center = CGPoint(x: Self.size.width / 2, y: Self.size.height / 2)
+        let before = model.columnCount
+        model.beginPinch(at: center)
+        var now = 1.0, frames = 0
+        for step in 1...30 {
+            model.pinch(scale: CGFloat(pow(scale, Double(step) / 30)), at: center)
+            now += 1.0 / 60
+            model.update(now: now)
+            check("step \(step)")
+            try await Task.sleep(for: .milliseconds(16))     // the loader works beside the frames, as on screen
+        }
+        model.endPinch(now: now)
+        while model.isPinching || frames < 10 {
+            now += 1.0 / 60
+            frames += 1
+            model.update(now: now)
+            check("\(frames) frames after the fingers lifted")
+            try await Task.sleep(for: .milliseconds(16))
+            if frames > 600 { break }
+        }
+        #expect(model.columnCount != before)
+        await model.settle(at: now)
+        #expect(model.blankCellCount == 0 && model.staleCellCount == 0, "every tile sharp at its new size")
+    }
+
     @Test func theBracketKeysStepOneColumnAndReachTheListAtOne() async throws {
         let model = await model()
         var now = 0.0

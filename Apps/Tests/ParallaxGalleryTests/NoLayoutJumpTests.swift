@@ -8,8 +8,9 @@ import Testing
 
 /// Pixels arriving never move a tile: the frames the gallery shows while
 /// every photo is a placeholder are the frames it shows once every photo
-/// has loaded, for photos of every shape (wide, tall, square), in the grid
-/// and the list, and across a pinch to another column count.
+/// has loaded, for photos of every shape (wide, tall, square), in all four
+/// layouts (quilt and waterfall shape their tiles from the photos' headers,
+/// read before any pixel), and across a pinch to another column count.
 @Suite("No layout jump when pixels arrive")
 @MainActor
 struct NoLayoutJumpTests {
@@ -30,7 +31,7 @@ struct NoLayoutJumpTests {
         Dictionary(uniqueKeysWithValues: model.cells.map { ($0.item, $0.frame) })
     }
 
-    @Test(arguments: [GalleryLayout.grid, .list])
+    @Test(arguments: [GalleryLayout.grid, .list, .quilt, .waterfall])
     func tileFramesAreTheSameBeforeAndAfterEveryPhotoLoads(layout: GalleryLayout) async throws {
         var settings = GallerySettings()
         settings.layout = layout
@@ -39,6 +40,12 @@ struct NoLayoutJumpTests {
         await model.loadPhotoList()
         model.jump(to: 300)
         model.update(now: 0)
+        if layout.usesPhotoShapes {
+            // The shapes come from the headers, with no download: every tile has its shape first.
+            await model.settleShapes()
+            model.update(now: 0)
+            #expect(model.allShapesRead && model.shapes.knownCount == 60)
+        }
         let before = frames(of: model)
         #expect(!before.isEmpty && model.cells.allSatisfy { $0.image == nil }, "every tile a placeholder")
         await model.settle(at: 0, timeout: .seconds(30))

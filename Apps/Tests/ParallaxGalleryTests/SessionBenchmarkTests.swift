@@ -8,14 +8,21 @@ import Testing
 struct SessionBenchmarkTests {
     /// A session small enough for a test: 300 photos, one fling, one jump, a tenth of a second's dwell.
     static let script = SessionBenchmark.Script(
-        flings: [.init(speed: 3000, count: 1)], jumps: [.init(name: "end", fraction: 1)], dwell: 0.1)
+        flings: [.init(speed: 3000, count: 1)], jumps: [.init(name: "end", fraction: 1)],
+        pinches: [.init(name: "out", scale: 1.8, seconds: 0.2)], dwell: 0.1)
 
     @Test func aShortSessionMeasuresEveryStopAndEveryFrame() async throws {
         let library = PhotoLibrary.synthetic(count: 12, width: 160, height: 120)
         let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .none, followsViewport: true)
         let figures = try await SessionBenchmark.run(scenario, library: library, photos: 300,
                                                      size: CGSize(width: 640, height: 400), script: Self.script)
-        #expect(figures.fills.map(\.event) == ["first screen", "fling 3000 #1", "jump to the end"])
+        #expect(figures.fills.map(\.event) == ["first screen", "fling 3000 #1", "jump to the end", "back in the middle",
+                                                "pinch out"])
+        // The pinch: twelve frames with the fingers down, then the settle, next to no tile blank (a photo
+        // that rows rewrap into view may decode for a frame; every tile blanking at the rest would be 2 %).
+        #expect(figures.pinching.frames > 12 && figures.pinching.frames < figures.whole.frames)
+        #expect(figures.pinching.movingTileFrames > 0 && figures.pinching.blankShare < 0.01, "\(figures.summary)")
+        #expect(figures.pinchWork.p99 > 0 && figures.pinchWork.p99 <= figures.pinchWork.max)
         #expect(figures.fills.allSatisfy { ($0.seconds ?? .infinity) < SessionBenchmark.fillTimeLimit },
                 "\(figures.fills.map { "\($0.event): \($0.seconds.map { String(format: "%.2f s", $0) } ?? "never")" })")
         // Every frame stood for at least one refresh interval, so the session lasted at least frames / 60 s.
