@@ -50,10 +50,10 @@ extension DensityPinch {
             let end = section == highest.section ? highest.item : source.itemCounts[section] - 1
             var item = section == lowest.section ? lowest.item : 0
             guard item <= end else { continue }
-            let sourceSlot = item + source.firstColumns[section]
-            let destinationSlot = item + destination.firstColumns[section]
-            var sourceRow = sourceSlot / sourceColumns, sourceColumn = sourceSlot % sourceColumns
-            var destinationRow = destinationSlot / destinationColumns, destinationColumn = destinationSlot % destinationColumns
+            var (sourceRow, sourceColumn) = GridLayout.cell(of: item, columns: sourceColumns,
+                                                            after: source.firstColumns[section])
+            var (destinationRow, destinationColumn) = GridLayout.cell(of: item, columns: destinationColumns,
+                                                                      after: destination.firstColumns[section])
             while item <= end {
                 let from = source.unsafeFrame(row: sourceRow, column: sourceColumn, section: section)
                 let to = destination.unsafeFrame(row: destinationRow, column: destinationColumn, section: section)

@@ -27,7 +27,7 @@ extension GridLayout {
         while section < itemCounts.count, sectionStarts[section] < query.upperBound {
             let count = itemCounts[section]
             let lead = firstColumns[section]
-            let rows = count > 0 ? Self.rows(count + lead, columnCount) : 0
+            let rows = Self.rows(count, columnCount, after: lead)
             let rowsStart = sectionStarts[section] + rowsOffset
             // Rows start at rowsStart + r · pitch and end itemMain later.
             if rows > 0, rowsStart < query.upperBound, rowsStart + CGFloat(rows - 1) * pitch + itemMain > query.lowerBound {
@@ -35,8 +35,14 @@ extension GridLayout {
                 let firstRow = Int(min(max(((query.lowerBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 let endRow = Int(min(max(((query.upperBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 // An aligned section's first row starts `lead` cells in.
-                if first == nil { first = ItemIndex(item: max(firstRow * columnCount - lead, 0), section: section) }
-                last = ItemIndex(item: min((endRow + 1) * columnCount - lead, count) - 1, section: section)
+                if first == nil {
+                    first = ItemIndex(item: max(Self.firstItem(ofRow: firstRow, columns: columnCount, after: lead), 0),
+                                      section: section)
+                }
+                let endStart = Self.firstItem(ofRow: endRow, columns: columnCount, after: lead)
+                // The row's last item, or the section's: `endStart + columnCount - 1` may not fit an `Int`.
+                let end = count - 1 - endStart >= columnCount - 1 ? endStart + columnCount - 1 : count - 1
+                last = ItemIndex(item: end, section: section)
             }
             section += 1
         }

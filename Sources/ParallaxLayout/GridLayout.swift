@@ -130,7 +130,7 @@ public struct GridLayout: ItemLayout {
         var position: CGFloat = 0
         for (count, lead) in zip(itemCounts, leads) {
             starts.append(position)
-            let rows = count > 0 ? Self.rows(count + lead, columns) : 0
+            let rows = Self.rows(count, columns, after: lead)
             let rowsExtent = rows > 0 ? CGFloat(rows) * cellMain + CGFloat(rows - 1) * mainGap : 0
             position += configuration.headerHeight + mainLower + rowsExtent + mainUpper
         }
@@ -177,8 +177,8 @@ public struct GridLayout: ItemLayout {
     @inlinable
     public func frame(of index: ItemIndex) -> CGRect? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
-        let slot = index.item + firstColumns[index.section]
-        return unsafeFrame(row: slot / columnCount, column: slot % columnCount, section: index.section)
+        let (row, column) = Self.cell(of: index.item, columns: columnCount, after: firstColumns[index.section])
+        return unsafeFrame(row: row, column: column, section: index.section)
     }
 
     /// The column of `section`'s first item: 0 unless the grid was aligned
@@ -241,7 +241,7 @@ public struct GridLayout: ItemLayout {
         while section < itemCounts.count, sectionStarts[section] < query.main.upperBound {
             let count = itemCounts[section]
             let lead = firstColumns[section]
-            let rows = count > 0 ? Self.rows(count + lead, columnCount) : 0
+            let rows = Self.rows(count, columnCount, after: lead)
             if rows > 0 {
                 let rowsStart = sectionStarts[section] + rowsOffset
                 let lastRow = CGFloat(rows - 1)
@@ -249,7 +249,7 @@ public struct GridLayout: ItemLayout {
                 let endRow = Int(min(max(((query.main.upperBound - rowsStart) / pitch).rounded(.down), 0), lastRow))
                 for row in firstRow...endRow {
                     let main = Span(rowsStart + CGFloat(row) * pitch, itemMain)
-                    let rowStart = row * columnCount - lead
+                    let rowStart = Self.firstItem(ofRow: row, columns: columnCount, after: lead)
                     for column in firstColumn...endColumn {
                         let item = rowStart + column
                         guard item < count else { break }
@@ -268,7 +268,7 @@ public struct GridLayout: ItemLayout {
     /// spacing. O(1); `nil` for an index the grid does not have.
     public func restingPosition(showing index: ItemIndex) -> CGFloat? {
         guard index.item >= 0, index.item < numberOfItems(inSection: index.section) else { return nil }
-        let line = (index.item + firstColumns[index.section]) / columnCount
+        let line = Self.cell(of: index.item, columns: columnCount, after: firstColumns[index.section]).row
         return mapping.position(rests(ofSection: index.section).rest(line: line))
     }
 
@@ -293,6 +293,33 @@ public struct GridLayout: ItemLayout {
         count / columns + (count % columns == 0 ? 0 : 1)
     }
 
+    /// The rows `count` items fill in `columns` columns when the first row
+    /// starts `lead` cells in (`0 ≤ lead < columns`); 0 for no items. No
+    /// intermediate value exceeds `count`, so `Int.max` items are fine.
+    @inlinable
+    static func rows(_ count: Int, _ columns: Int, after lead: Int) -> Int {
+        guard count > 0 else { return 0 }
+        let rest = count % columns + lead                       // < 2 · columns
+        return count / columns + rest / columns + (rest % columns == 0 ? 0 : 1)
+    }
+
+    /// The row and column of item `item` when the first row starts `lead`
+    /// cells in, without forming `item + lead` (which may not fit an `Int`).
+    @inlinable
+    static func cell(of item: Int, columns: Int, after lead: Int) -> (row: Int, column: Int) {
+        let rest = item % columns + lead
+        return (item / columns + rest / columns, rest % columns)
+    }
+
+    /// The item in the first column of `row` when the first row starts
+    /// `lead` cells in: negative for the first row of an aligned section
+    /// (cells before its first item). Never past the row's real items, so
+    /// it cannot overflow where they exist.
+    @inlinable
+    static func firstItem(ofRow row: Int, columns: Int, after lead: Int) -> Int {
+        row == 0 ? -lead : (row - 1) * columns + (columns - lead)
+    }
+
     /// The frame of the cell at `row` and `column` of `section`, unchecked.
     @inlinable
     func unsafeFrame(row: Int, column: Int, section: Int) -> CGRect {
@@ -305,6 +332,6 @@ public struct GridLayout: ItemLayout {
         let count = itemCounts[section]
         return RegularSection(sectionStart: sectionStarts[section], firstLine: sectionStarts[section] + rowsOffset,
                               pitch: itemMain + mainGap,
-                              count: count > 0 ? Self.rows(count + firstColumns[section], columnCount) : 0, gap: mainGap)
+                              count: Self.rows(count, columnCount, after: firstColumns[section]), gap: mainGap)
     }
 }

@@ -254,6 +254,19 @@ struct GridLayoutTests {
         manyColumns.columns = .fixed(.max)
         let wide = try GridLayout(configuration: manyColumns, itemCount: 5, containerSize: CGSize(width: 390, height: 844))
         #expect(wide.numberOfItems(inSection: 0) == 5)
+        // Aligned so that the last item lands in the last column: the first row starts a cell in, and
+        // nothing forms `item + lead` or `rows × columns`, which would not fit an Int.
+        let last = ItemIndex(item: .max - 1)
+        let aligned = huge.aligning(last, across: 380)
+        #expect(aligned.firstColumn(ofSection: 0) == 1)
+        let frame = try #require(aligned.frame(of: last))
+        #expect(frame.maxX > 300 && aligned.contentSize.height >= huge.contentSize.height)
+        #expect(aligned.restingPosition(showing: last) != nil)
+        #expect(aligned.items(in: CGRect(x: 0, y: 0, width: 390, height: 844)).count == 9)
+        // Positions that far down are whole multiples of 2^17 points, too coarse to find a row by; what
+        // matters is that asking does not trap. (The random grids check the rows found.)
+        _ = aligned.lineItems(meeting: frame)
+        #expect(aligned.lineItems(meeting: CGRect(x: 0, y: 0, width: 390, height: 844))?.first == ItemIndex(item: 0))
     }
 
     @Test func rightToLeftPutsTheFirstColumnOnTheRight() throws {
