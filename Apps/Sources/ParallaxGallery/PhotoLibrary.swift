@@ -52,10 +52,14 @@ package struct PhotoLibrary: Sendable {
     /// - Throws: ``ImageSourceError/unavailable(_:)`` for settings the
     ///   source refuses (none with these defaults).
     package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
-        let isIndexFile = ["txt", "json"].contains(url.pathExtension.lowercased())
+        let kind = url.pathExtension.lowercased()
+        let isIndexFile = kind == "txt" || kind == "json"
         let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
                                          indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
-        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
+        // A manifest's sizes come with the list: reading them all costs no request, so they are
+        // read at once, as a folder's are.
+        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)",
+                            readsHeadersLocally: kind == "json")
     }
 
     /// Generated pictures, when no photo folder can be used: `width` ×
