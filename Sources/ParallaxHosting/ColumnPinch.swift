@@ -14,7 +14,10 @@ import ParallaxLayout
 /// `UIPinchGestureRecognizer` and a display link; the Linux gallery from
 /// Ctrl + wheel, touchpad pinches and keys; tests drive it with plain
 /// values. The geometry is `DensityPinch`'s: the photo under the fingers
-/// stays under them.
+/// stays under them (a quilt's, at their height), and a grid rests with that
+/// photo in the column under them until the container or the items change,
+/// when the builder's own grid takes over (place keeping moves the scroll,
+/// not the photos' columns).
 ///
 /// Complexity: O(1) per event and per settling frame, plus a layout build
 /// the first time a column count is reached during a pinch; reading the
@@ -52,7 +55,7 @@ public struct ColumnPinch {
     /// The layout the last pinch came to rest on, as the pinch showed it
     /// (aligned so the photo under the fingers stayed there), and what it
     /// was built for: the resting layout while those still hold.
-    private var rested: (layout: AnyItemLayout, containerSize: CGSize, itemCounts: [Int])?
+    private var rested: (layout: AnyItemLayout, columns: Int, containerSize: CGSize, itemCounts: [Int])?
 
     /// A pinch over layouts `builder` makes, resting at `columns` within
     /// `range` (`columns` is clamped into it; a range below one column
@@ -77,7 +80,7 @@ public struct ColumnPinch {
     /// size and the item counts are the ones it was pinched with; otherwise
     /// the builder's layout of ``columns``.
     public func restingLayout(containerSize: CGSize, itemCounts: [Int]) throws(LayoutError) -> any ItemLayout {
-        if let rested, rested.containerSize == containerSize, rested.itemCounts == itemCounts {
+        if let rested, rested.columns == columns, rested.containerSize == containerSize, rested.itemCounts == itemCounts {
             return rested.layout.base
         }
         return try builder(columns, containerSize, itemCounts)
@@ -188,7 +191,9 @@ public struct ColumnPinch {
         columns = count
         phase = .idle
         if let pinched, let layout = pinch.builtLayout(columns: count) {
-            rested = (layout, pinched.containerSize, pinched.itemCounts)
+            rested = (layout, count, pinched.containerSize, pinched.itemCounts)
+        } else {
+            rested = nil
         }
         pinched = nil
     }

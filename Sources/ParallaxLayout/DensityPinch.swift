@@ -5,7 +5,8 @@ import Foundation
 import ParallaxCore
 
 /// Pinch to change density: the number of columns follows the fingers, as in
-/// the Photos app's grid, while the photo under the fingers stays under them.
+/// the Photos app's grid, while the photo under the fingers stays under them
+/// (in a grid; a quilt keeps it at their height, see the focus invariant).
 ///
 /// The surface builds one layout per column count (a grid with
 /// `.fixed(n)` columns, a quilt with blocks of `width / n`; a one-column
@@ -76,9 +77,11 @@ public struct DensityPinch<Layout: ItemLayout> {
     private var layouts: [Layout?]
     /// The anchor's frame in each of them.
     private var anchorFrames: [CGRect?]
-    /// Where a frame of two layouts in index order keeps the destination
-    /// band's frames (``forEachItem(at:shownAt:_:)``): allocated once,
-    /// shared by copies of the pinch, grown when a band overflows it.
+    /// Where a frame keeps the destination band's frames
+    /// (``forEachItem(at:shownAt:_:)``): for layouts in index order a buffer
+    /// grown when a band overflows it, for others a window around the
+    /// anchor; allocated once (the window on first use), shared by copies of
+    /// the pinch.
     @usableFromInline let scratch = BandScratch()
     /// The current pair, kept out of the arrays so a frame reads them directly.
     public private(set) var sourceLayout: Layout
@@ -516,7 +519,10 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// lookup in the other layout, and an item outside the window (a band far
     /// wider than a screen) is checked by its frame. Without a window, every
     /// source item is looked up in the destination and every destination
-    /// item in the source.
+    /// item in the source. Items of sections other than the anchor's are
+    /// outside the window too, so a quilt of many short sections pays a
+    /// second destination walk and a lookup per item (still O(items in
+    /// either band)).
     ///
     /// - Complexity: O(items in either band), nothing allocated.
     @inlinable
@@ -544,8 +550,9 @@ public struct DensityPinch<Layout: ItemLayout> {
         let capacity = BandScratch.windowItems, words = capacity / 64
         let base = near.item - capacity / 2
         @inline(__always) func slot(_ index: ItemIndex) -> Int? {
-            let offset = index.item - base
-            return index.section == near.section && offset >= 0 && offset < capacity ? offset : nil
+            // Compared before subtracting: `index.item - base` may not fit an `Int` far from the anchor.
+            guard index.section == near.section, index.item >= base, index.item - capacity < base else { return nil }
+            return index.item - base
         }
         let frames = window.frames, kept = window.kept
         kept.update(repeating: 0, count: words)
@@ -810,6 +817,8 @@ final class BandScratch {
     func window() -> Window {
         if let storedWindow { return storedWindow }
         let window = Window(frames: .allocate(capacity: Self.windowItems), kept: .allocate(capacity: Self.windowItems / 64))
+        window.frames.initialize(repeating: .zero, count: Self.windowItems)
+        window.kept.initialize(repeating: 0, count: Self.windowItems / 64)
         storedWindow = window
         return window
     }

@@ -40,8 +40,10 @@ extension GridLayout {
                                       section: section)
                 }
                 let endStart = Self.firstItem(ofRow: endRow, columns: columnCount, after: lead)
-                // The row's last item, or the section's: `endStart + columnCount - 1` may not fit an `Int`.
-                let end = count - 1 - endStart >= columnCount - 1 ? endStart + columnCount - 1 : count - 1
+                // The row's last item, or the section's, comparing distances that fit an `Int` (the first
+                // row's start is negative, by at most a row; a later row's is within the section).
+                let end = endStart < 0 ? min(columnCount - 1 - lead, count - 1)
+                    : count - 1 - endStart >= columnCount - 1 ? endStart + columnCount - 1 : count - 1
                 last = ItemIndex(item: end, section: section)
             }
             section += 1

@@ -251,6 +251,8 @@ public struct GridLayout: ItemLayout {
                     let main = Span(rowsStart + CGFloat(row) * pitch, itemMain)
                     let rowStart = Self.firstItem(ofRow: row, columns: columnCount, after: lead)
                     for column in firstColumn...endColumn {
+                        // Compared before adding: `rowStart + column` may not fit an `Int` past the last item.
+                        guard rowStart < 0 || column < count - rowStart else { break }
                         let item = rowStart + column
                         guard item < count else { break }
                         guard item >= 0 else { continue }

@@ -99,7 +99,10 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// cannot be built (a zero size before the first layout pass).
     private func restingLayout(size: CGSize) -> ParallaxLayout.GridLayout {
         let count = min(max(columns, range.lowerBound), range.upperBound)
-        if let rested, rested.columns == count, rested.itemCount == data.count, rested.size == size { return rested.layout }
+        if let rested, rested.columns == count, rested.itemCount == data.count, rested.size == size,
+           rested.configuration == configuration {
+            return rested.layout
+        }
         return (try? Self.makeLayout(columns: count, configuration: configuration, count: data.count, size: size))
             ?? Self.empty
     }
@@ -108,7 +111,8 @@ where Data.Element: Identifiable, Data.Index == Int {
     private func remember(_ settled: ColumnPinch, size: CGSize) {
         guard let layout = try? settled.restingLayout(containerSize: size, itemCounts: [data.count]) as? ParallaxLayout.GridLayout
         else { return }
-        rested = Rested(layout: layout, columns: settled.columns, itemCount: data.count, size: size)
+        rested = Rested(layout: layout, columns: settled.columns, itemCount: data.count, size: size,
+                        configuration: configuration)
     }
 
     private static var empty: ParallaxLayout.GridLayout {
@@ -242,13 +246,14 @@ where Data.Element: Identifiable, Data.Index == Int {
     }
 }
 
-/// The grid a pinch came to rest on, and the column count, item count and
-/// size it holds for.
+/// The grid a pinch came to rest on, and the column count, item count,
+/// size and settings it holds for (other settings get a grid of their own).
 private struct Rested {
     var layout: ParallaxLayout.GridLayout
     var columns: Int
     var itemCount: Int
     var size: CGSize
+    var configuration: GridConfiguration
 }
 
 /// One cell to draw: its position in the data and its frame.

@@ -6,8 +6,9 @@ import UIKit
 /// Pinch to change the number of columns of a collection view whose layout
 /// is a pinchable ``ParallaxCollectionViewLayout`` (`pinchableGrid` or
 /// `pinchableQuilt`), as the Photos app does: the count follows the
-/// fingers, the photo under them stays under them, and lifting them settles
-/// on the nearer count with a short spring. One line in `viewDidLoad`:
+/// fingers, the photo under them stays under them (in a quilt, at their
+/// height, moving across to its new column), and lifting them settles on
+/// the nearer count with a short spring. One line in `viewDidLoad`:
 ///
 /// ```swift
 /// DensityPinchGesture.attach(to: collectionView)

@@ -86,7 +86,9 @@ extension HTTPTests {
             ])
             defer { server.stop() }
             let source = try HTTPImageSource(baseURL: server.baseURL, indexPath: "photos.json")
+            #expect(source.listedSizeCount == 0, "nothing is known before the index is read")
             #expect(try await source.imageIDs() == ["wide.jpg", "turned.jpg", "unmeasured.jpg"])
+            #expect(source.listedSizeCount == 2)
             let wide = try await source.header(for: "wide.jpg")
             #expect(wide.width == 640 && wide.height == 480 && wide.format == .jpeg)
             let turned = try await source.header(for: "turned.jpg")
@@ -119,6 +121,7 @@ extension HTTPTests {
             }
             let text = try HTTPImageSource(baseURL: server.baseURL, indexPath: "index.txt")
             #expect(try await text.imageIDs() == ["[2019] beach.jpg", "sea.jpg"])
+            #expect(text.listedSizeCount == 0)
         }
 
         @Test func missingAndBrokenPicturesSayWhy() async throws {

@@ -218,6 +218,75 @@ struct DensityPinchTests {
     /// Section headers move with their sections: at each end the header
     /// frame is that layout's, in between it moves linearly, and the items
     /// of several sections are still reported exactly.
+    /// Quilts of several sections, with viewports up to far taller than a
+    /// screen: every item a quilt pass must report (in view at either end)
+    /// is reported once, at its interpolated frame, whether it lies in the
+    /// window of frames kept around the anchor, in another section, or past
+    /// the window (a band of more than 1,024 items); a walk nested in a
+    /// walk, which cannot use the window, reports the same items.
+    @Test func quiltsOfManySectionsAndHugeBandsReportEveryItemOnce() throws {
+        var rng = SplitMix64(seed: 0x5EC7)
+        var pastTheWindow = 0, otherSections = 0
+        for round in 0..<24 {
+            let width = CGFloat.random(in: 300...900, using: &rng)
+            let height = round % 3 == 0 ? CGFloat.random(in: 3_000...9_000, using: &rng) : CGFloat.random(in: 300...900, using: &rng)
+            let sections = (0..<Int.random(in: 2...4, using: &rng)).map { _ in
+                (0..<Int.random(in: 0...2_500, using: &rng)).map { _ in
+                    [QuiltSpan(width: 1, height: 1), QuiltSpan(width: 2, height: 1), QuiltSpan(width: 1, height: 2),
+                     QuiltSpan(width: 2, height: 2)][Int.random(in: 0..<4, using: &rng)]
+                }
+            }
+            let make: (Int) throws(LayoutError) -> AnyItemLayout = { n throws(LayoutError) in
+                let side = (width / CGFloat(n) * 100).rounded(.down) / 100
+                let configuration = QuiltConfiguration(blockSize: CGSize(width: side, height: side), itemInsets: EdgeInsets(all: 1),
+                                                       headerHeight: 20)
+                return AnyItemLayout(try QuiltLayout(configuration: configuration, sections: sections,
+                                                     containerSize: CGSize(width: width, height: height)))
+            }
+            let start = Int.random(in: 3...12, using: &rng)
+            let first = try make(start)
+            let offset = CGPoint(x: 0, y: CGFloat.random(in: 0...max(first.contentSize.height - height, 0), using: &rng))
+            let viewport = ScrollViewport(size: CGSize(width: width, height: height), contentOffset: offset)
+            var pinch = try DensityPinch(columns: start, in: 2...16, viewport: viewport,
+                                         focus: CGPoint(x: width / 2, y: height / 2), layout: make)
+            guard let anchor = pinch.anchor else { continue }
+            for _ in 0..<4 {
+                try pinch.update(scale: CGFloat(exp(Double.random(in: -0.9...0.9, using: &rng))))
+                var reported: [ItemIndex: CGRect] = [:]
+                pinch.forEachItem { index, frame in
+                    #expect(reported[index] == nil, "\(index) reported twice")
+                    reported[index] = frame
+                }
+                let ends = [pinch.contentOffset(at: 0), pinch.contentOffset(at: 1)]
+                let shown = CGRect(origin: pinch.contentOffset(), size: viewport.size)
+                for section in 0..<sections.count {
+                    for item in 0..<sections[section].count {
+                        let index = ItemIndex(item: item, section: section)
+                        guard let frame = pinch.frame(of: index) else { continue }
+                        let inAnEndsView = zip([pinch.sourceLayout, pinch.destinationLayout], ends).contains { layout, end in
+                            guard let at = layout.frame(of: index) else { return false }
+                            return at.maxY > end.y && at.minY < end.y + height
+                        }
+                        if frame.isVisible(in: shown), inAnEndsView {
+                            #expect(reported[index] == frame, "\(index) in view at an end but not reported as shown")
+                            if section != anchor.section { otherSections += 1 }
+                            if section == anchor.section, abs(item - anchor.item) >= 512 { pastTheWindow += 1 }
+                        }
+                        if let at = reported[index] { #expect(at == frame && frame.isVisible(in: shown)) }
+                    }
+                }
+                // Nested: the inner walk goes without the window the outer one holds, and agrees.
+                var outer = Set<ItemIndex>(), inner = Set<ItemIndex>()
+                pinch.forEachItem { index, _ in
+                    if outer.isEmpty { pinch.forEachItem { index, _ in inner.insert(index) } }
+                    outer.insert(index)
+                }
+                #expect(inner == outer && outer == Set(reported.keys))
+            }
+        }
+        #expect(pastTheWindow > 0 && otherSections > 0, "\(pastTheWindow) past the window, \(otherSections) in other sections")
+    }
+
     @Test func sectionHeadersMoveWithTheirSections() throws {
         let size = CGSize(width: 390, height: 844)
         let counts = [7, 5, 3, 12, 4, 9, 40]

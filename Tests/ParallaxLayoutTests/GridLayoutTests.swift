@@ -172,6 +172,13 @@ struct GridLayoutTests {
                 let rest = try #require(grid.restingPosition(showing: at))
                 let rowMates = all.filter { configuration.axis.mainSpan(of: $0.1) == configuration.axis.mainSpan(of: grid.frame(of: at)!) }
                 #expect(rowMates.allSatisfy { grid.restingPosition(showing: $0.0) == rest })
+                if configuration.axis == .vertical {
+                    let top = try #require(grid.frame(of: at)).minY
+                    let firstRow = try #require(grid.frame(of: ItemIndex(item: 0, section: section))).minY == top
+                    let expected = firstRow ? top - configuration.headerHeight - configuration.margins.top
+                        : top - configuration.spacing.height
+                    #expect(abs(rest - expected) < 1e-6, "item \(other): rests at \(rest), not \(expected)")
+                }
             }
         }
         #expect(moved > 100, "most alignments move the section: \(moved)")
@@ -256,6 +263,14 @@ struct GridLayoutTests {
         #expect(wide.numberOfItems(inSection: 0) == 5)
         // Aligned so that the last item lands in the last column: the first row starts a cell in, and
         // nothing forms `item + lead` or `rows × columns`, which would not fit an Int.
+        for lead in 0..<huge.columnCount {
+            // Every first column, with the huge count: the first row's items and rows found without a trap.
+            let grid = huge.aligning(ItemIndex(item: 0), across: CGFloat(lead) * 195 + 90)
+            #expect(grid.firstColumn(ofSection: 0) == lead)
+            #expect(grid.lineItems(meeting: CGRect(x: 0, y: 10, width: 390, height: 10))?.last
+                        == ItemIndex(item: huge.columnCount - 1 - lead))
+            #expect(grid.items(in: CGRect(x: 0, y: 0, width: 390, height: 844)).count == 10 - lead)
+        }
         let last = ItemIndex(item: .max - 1)
         let aligned = huge.aligning(last, across: 380)
         #expect(aligned.firstColumn(ofSection: 0) == 1)

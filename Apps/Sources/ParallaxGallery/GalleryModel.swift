@@ -180,7 +180,7 @@ package final class GalleryModel {
         photos = listed
         status = message
         forgetShapes()
-        if library.readsHeadersLocally || settings.layout.usesPhotoShapes { startProbingShapes() }
+        if library.headersComeCheap || settings.layout.usesPhotoShapes { startProbingShapes() }
         relayout(keepingPlace: false)
     }
 

@@ -52,14 +52,17 @@ package struct PhotoLibrary: Sendable {
     /// - Throws: ``ImageSourceError/unavailable(_:)`` for settings the
     ///   source refuses (none with these defaults).
     package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
-        let kind = url.pathExtension.lowercased()
-        let isIndexFile = kind == "txt" || kind == "json"
+        let isIndexFile = ["txt", "json"].contains(url.pathExtension.lowercased())
         let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
                                          indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
-        // A manifest's sizes come with the list: reading them all costs no request, so they are
-        // read at once, as a folder's are.
-        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)",
-                            readsHeadersLocally: kind == "json")
+        return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
+    }
+
+    /// Whether every photo's shape can be read at once, as soon as the
+    /// list is in (ask once it is): the headers are a local read, or the
+    /// server's manifest stated the sizes (reading them costs no request).
+    package var headersComeCheap: Bool {
+        readsHeadersLocally || ((source as? HTTPImageSource)?.listedSizeCount ?? 0) > 0
     }
 
     /// Generated pictures, when no photo folder can be used: `width` ×

@@ -71,9 +71,10 @@ struct ServerAndCacheTests {
         // In the grid, which needs no shapes: a manifest's are read with the list all the same, so the
         // quilt has them all the moment it is shown.
         let library = try PhotoLibrary.server(server.url.appendingPathComponent("photos.json"))
-        #expect(library.readsHeadersLocally)
+        #expect(!library.headersComeCheap, "not before the list is read")
         let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
         await model.loadPhotoList()
+        #expect(library.headersComeCheap, "the manifest stated sizes")
         #expect(model.status == nil)
         #expect(model.photos.count == 8)
         await model.settleShapes()

@@ -14,6 +14,9 @@
 //                         same density: a frame of 7 columns costs more than
 //                         one of 4, pinch or not.
 //
+//   PinchPlain/gridlayout/<n>  the same plain frames read from `GridLayout`
+//                         values rather than through `AnyItemLayout`: the
+//                         cheapest plain frame there is, a stricter baseline.
 //   Pinch/quilt/<n>, PinchPlain/quilt/<n>: the same over quilts of n block
 //                         columns (square blocks of width / n, the quilt
 //                         benchmarks' fixed-seed mix of 1×1, 2×1, 1×2 and 2×2
@@ -110,6 +113,35 @@ final class PinchPlainFixture: @unchecked Sendable {
     }
 }
 
+/// The stricter baseline: plain frames of concrete `GridLayout` values.
+final class PinchPlainGridFixture: @unchecked Sendable {
+    let layouts: [GridLayout]                 // by column count - 1
+    let scroller = ParallaxScroller(effect: .gridDefault)
+    var frame = 0
+    var offset: CGFloat
+
+    init(itemCount: Int) throws(LayoutError) {
+        var layouts: [GridLayout] = []
+        for n in 1...8 { layouts.append(try PinchBenchmarks.grid(columns: n, itemCount: itemCount)) }
+        self.layouts = layouts
+        offset = layouts[3].contentExtent / 2
+    }
+
+    @inline(__always)
+    func renderFrame() -> CGFloat {
+        frame += 1
+        let layout = layouts[PinchBenchmarks.columns(atFrame: frame) - 1]
+        offset = (offset + FrameBenchmarks.scrollStep).truncatingRemainder(dividingBy: layout.contentExtent / 2) + 1_000
+        let visibleRect = CGRect(origin: CGPoint(x: 0, y: offset), size: FrameBenchmarks.viewportSize)
+        let placer = scroller.placer(for: visibleRect)
+        var checksum: CGFloat = 0
+        layout.forEachItem(in: visibleRect) { _, frame in
+            checksum += placer.placement(forItemFrame: frame).offset.y
+        }
+        return checksum
+    }
+}
+
 /// A pinch under way in the middle of the content, its layouts for 3 to 6
 /// columns built in setup (a pinch builds each count once, when first reached).
 final class PinchFixture: @unchecked Sendable {
@@ -156,6 +188,18 @@ func registerPinchBenchmarks() {
     for kind in PinchBenchmarks.Kind.allCases {
         for itemCount in PinchBenchmarks.itemCounts {
             registerPinchBenchmarks(kind, itemCount: itemCount)
+        }
+    }
+    for itemCount in PinchBenchmarks.itemCounts {
+        Benchmark(
+            "PinchPlain/gridlayout/\(itemCount)",
+            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
+        ) { (benchmark: Benchmark, fixture: PinchPlainGridFixture) in
+            var checksum: CGFloat = 0
+            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
+            blackHole(checksum)
+        } setup: {
+            try PinchPlainGridFixture(itemCount: itemCount)
         }
     }
 }

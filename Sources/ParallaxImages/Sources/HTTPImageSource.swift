@@ -227,6 +227,12 @@ public struct HTTPImageSource: ImageSource {
         throw .unreadable(id, "has no frame header in its first megabyte")
     }
 
+    /// How many pictures the last index read gave the size of: a manifest's
+    /// sized entries (their ``header(for:)`` costs no request); 0 for a
+    /// manifest without sizes, a list of names, a folder listing, or before
+    /// the index is read.
+    public var listedSizeCount: Int { listedHeaders.withLock { $0.count } }
+
     /// Always `false`: the source keeps nothing on the device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
 

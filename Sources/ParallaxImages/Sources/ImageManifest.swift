@@ -19,7 +19,8 @@ import Foundation
 /// `width` and `height` are the size the picture shows at, after its EXIF
 /// orientation, which is what a layout wants and what photo services list.
 /// `orientation` (EXIF 1–8, 1 when absent) and `format` (`"jpeg"` or
-/// `"png"`, else taken from the name's extension) are optional. Other keys
+/// `"png"`, or their media types; else taken from the name's extension) are
+/// optional. Other keys
 /// are ignored, so a manifest can carry whatever else its server needs.
 ///
 /// A manifest is read leniently, as a folder listing is: an element with
@@ -231,7 +232,8 @@ public struct ImageManifest: Sendable, Hashable {
 }
 
 extension ImageFormat {
-    /// The format a manifest names: `"jpeg"`, `"jpg"` or `"png"`, in any case.
+    /// The format a manifest names: `"jpeg"`, `"jpg"`, `"png"`, `"image/jpeg"`
+    /// or `"image/png"`, in any case.
     init?(manifestName: String) {
         switch manifestName.lowercased() {
         case "jpeg", "jpg", "image/jpeg": self = .jpeg
