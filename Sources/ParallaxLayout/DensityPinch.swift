@@ -427,12 +427,13 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// axis and the anchor is in view at both ends, so an item cannot jump
     /// from before the viewport to after it; a quilt fills holes with later
     /// items, so an item can cross the whole viewport between the ends, and
-    /// its bands are widened by the tallest item to catch most of those as
-    /// they enter and leave.) Across the axis the whole width is read, since
-    /// rows rewrap. A quilt item in view at neither end and farther than that
-    /// from both, one that fills a hole far from where it was, is left out
-    /// while it crosses (about one visible item in a thousand over random
-    /// quilts): drawn, it would only streak across the screen.
+    /// the source's band is widened by the tallest item to catch most of
+    /// those as they enter and leave.) Across the axis the whole width is
+    /// read, since rows rewrap. A quilt item in view at neither end and
+    /// farther than that from the source's view, one that fills a hole far
+    /// from where it was, is left out while it crosses (about one visible
+    /// item in two hundred over random quilts): drawn, it would only streak
+    /// across the screen.
     /// Past the densest count the rubber band's zoom shows a little more
     /// than a viewport, and the bands grow to match.
     ///
@@ -461,16 +462,18 @@ public struct DensityPinch<Layout: ItemLayout> {
         let inIndexOrder = sourceLayout.placesItemsInIndexOrder && destinationLayout.placesItemsInIndexOrder
         let order = inIndexOrder ? 0
             : tallestRatio * max(axis.main(sourceAnchor.size), axis.main(destinationAnchor.size))
-        let slack = order + (zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0)
+        let zoomSlack = zoom < 1 ? (1 / zoom - 1) * axis.main(viewportSize) : 0
         let crossShift = abs(axis.cross(offset)) + axis.cross(viewportSize) / zoom
-        func band(crossing contentSize: CGSize, from offset: CGPoint) -> CGRect {
+        func band(crossing contentSize: CGSize, from offset: CGPoint, slack: CGFloat) -> CGRect {
             let start = axis.main(offset) + shift - slack
             let cross = max(axis.cross(contentSize), axis.cross(viewportSize))
             return axis.rect(main: Span(start, axis.main(viewportSize) + 2 * slack),
                              cross: Span(-crossShift, cross + 2 * crossShift))
         }
-        let sourceRect = band(crossing: sourceLayout.contentSize, from: contentOffset(at: 0))
-        let destinationRect = band(crossing: destinationLayout.contentSize, from: contentOffset(at: 1))
+        // An item that crosses the viewport between the ends lies outside both ends' views; one that
+        // crosses near them lies in either end's widened band, so widening the source's alone catches it.
+        let sourceRect = band(crossing: sourceLayout.contentSize, from: contentOffset(at: 0), slack: order + zoomSlack)
+        let destinationRect = band(crossing: destinationLayout.contentSize, from: contentOffset(at: 1), slack: zoomSlack)
         if inIndexOrder, case let .grids(source, destination) = pair,
            try Self.forEachItemOfGrids(source, destination, sourceRect: sourceRect, destinationRect: destinationRect,
                                        fraction: p, zoom: zoom, center: center, viewport: viewport, body) {

@@ -124,10 +124,13 @@ package enum SessionReport {
             if figure.pinching.frames > 0 {
                 let ratio = figure.pinching.hitchRatio
                 result.append(("\(name): hitch time ≤ 5 ms/s while pinching", String(format: "%.2f ms/s", ratio), ratio <= 5))
-                // A photo once shown never goes blank (the gallery's tests); one that rewrapping rows
-                // bring into view for the first time may decode for a frame.
-                let blank = figure.pinching.blankShare
-                result.append(("\(name): blank ≤ 1 % while pinching", String(format: "%.2f %%", blank * 100), blank <= 0.01))
+                // A photo once shown never goes blank (the gallery's tests); one that rewrapping rows bring
+                // into view for the first time may decode for a frame, which is what this bounds. From a slow
+                // server it downloads first, for up to 2 s, as while scrolling: that is measured, not bounded.
+                if figure.scenario.latency == .none {
+                    let blank = figure.pinching.blankShare
+                    result.append(("\(name): blank ≤ 1 % while pinching", String(format: "%.2f %%", blank * 100), blank <= 0.01))
+                }
             }
             result.append(("\(name): memory cache within its limit", "\(figure.cachePeakBytes / 1_048_576) of \(figure.cacheLimitBytes / 1_048_576) MiB", figure.cachePeakBytes <= figure.cacheLimitBytes))
         }
