@@ -80,19 +80,19 @@ enum PinchBenchmarks {
     }
 }
 
-/// The baseline: plain frames of the grid at the count the pinch shows.
-final class PinchPlainFixture: @unchecked Sendable {
-    let layouts: [AnyItemLayout]              // by column count - 1
+/// The baseline: plain frames of the layout of the count the pinch shows,
+/// held as `Layout` (`AnyItemLayout` as the surfaces hold them, or concrete
+/// `GridLayout` values for the stricter baseline).
+final class PinchPlainFixture<Layout: ItemLayout>: @unchecked Sendable {
+    let layouts: [Layout]                     // by column count - 1
     let scroller = ParallaxScroller(effect: .gridDefault)
     var frame = 0
     var offset: CGFloat
 
-    init(_ kind: PinchBenchmarks.Kind, itemCount: Int) throws(LayoutError) {
-        let spans = kind == .quilt ? LayoutBenchmarks.spans(count: itemCount) : []
-        var layouts: [AnyItemLayout] = []
-        for n in 1...8 {
-            layouts.append(try PinchBenchmarks.layout(kind, columns: n, itemCount: itemCount, spans: spans))
-        }
+    /// Plain frames of `layout(n)` for 1 to 8 columns.
+    init(layout: (Int) throws(LayoutError) -> Layout) throws(LayoutError) {
+        var layouts: [Layout] = []
+        for n in 1...8 { layouts.append(try layout(n)) }
         self.layouts = layouts
         offset = layouts[3].contentExtent / 2
     }
@@ -113,32 +113,13 @@ final class PinchPlainFixture: @unchecked Sendable {
     }
 }
 
-/// The stricter baseline: plain frames of concrete `GridLayout` values.
-final class PinchPlainGridFixture: @unchecked Sendable {
-    let layouts: [GridLayout]                 // by column count - 1
-    let scroller = ParallaxScroller(effect: .gridDefault)
-    var frame = 0
-    var offset: CGFloat
-
-    init(itemCount: Int) throws(LayoutError) {
-        var layouts: [GridLayout] = []
-        for n in 1...8 { layouts.append(try PinchBenchmarks.grid(columns: n, itemCount: itemCount)) }
-        self.layouts = layouts
-        offset = layouts[3].contentExtent / 2
-    }
-
-    @inline(__always)
-    func renderFrame() -> CGFloat {
-        frame += 1
-        let layout = layouts[PinchBenchmarks.columns(atFrame: frame) - 1]
-        offset = (offset + FrameBenchmarks.scrollStep).truncatingRemainder(dividingBy: layout.contentExtent / 2) + 1_000
-        let visibleRect = CGRect(origin: CGPoint(x: 0, y: offset), size: FrameBenchmarks.viewportSize)
-        let placer = scroller.placer(for: visibleRect)
-        var checksum: CGFloat = 0
-        layout.forEachItem(in: visibleRect) { _, frame in
-            checksum += placer.placement(forItemFrame: frame).offset.y
+extension PinchPlainFixture where Layout == AnyItemLayout {
+    /// Plain frames of `kind`'s layouts over `itemCount` items.
+    convenience init(_ kind: PinchBenchmarks.Kind, itemCount: Int) throws(LayoutError) {
+        let spans = kind == .quilt ? LayoutBenchmarks.spans(count: itemCount) : []
+        try self.init { n throws(LayoutError) in
+            try PinchBenchmarks.layout(kind, columns: n, itemCount: itemCount, spans: spans)
         }
-        return checksum
     }
 }
 
@@ -194,12 +175,12 @@ func registerPinchBenchmarks() {
         Benchmark(
             "PinchPlain/gridlayout/\(itemCount)",
             configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-        ) { (benchmark: Benchmark, fixture: PinchPlainGridFixture) in
+        ) { (benchmark: Benchmark, fixture: PinchPlainFixture<GridLayout>) in
             var checksum: CGFloat = 0
             for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
             blackHole(checksum)
         } setup: {
-            try PinchPlainGridFixture(itemCount: itemCount)
+            try PinchPlainFixture { n throws(LayoutError) in try PinchBenchmarks.grid(columns: n, itemCount: itemCount) }
         }
     }
 }
@@ -218,11 +199,11 @@ private func registerPinchBenchmarks(_ kind: PinchBenchmarks.Kind, itemCount: In
     Benchmark(
         "PinchPlain/\(kind.rawValue)/\(itemCount)",
         configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-    ) { (benchmark: Benchmark, fixture: PinchPlainFixture) in
+    ) { (benchmark: Benchmark, fixture: PinchPlainFixture<AnyItemLayout>) in
         var checksum: CGFloat = 0
         for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
         blackHole(checksum)
     } setup: {
-        try PinchPlainFixture(kind, itemCount: itemCount)
+        try PinchPlainFixture<AnyItemLayout>(kind, itemCount: itemCount)
     }
 }
