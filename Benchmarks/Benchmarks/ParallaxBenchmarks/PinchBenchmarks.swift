@@ -165,45 +165,41 @@ final class PinchFixture: @unchecked Sendable {
     }
 }
 
+/// A fixture that draws one frame per call.
+protocol PinchFrameRendering: AnyObject {
+    func renderFrame() -> CGFloat
+}
+
+extension PinchFixture: PinchFrameRendering {}
+extension PinchPlainFixture: PinchFrameRendering {}
+
 func registerPinchBenchmarks() {
     for kind in PinchBenchmarks.Kind.allCases {
         for itemCount in PinchBenchmarks.itemCounts {
-            registerPinchBenchmarks(kind, itemCount: itemCount)
+            registerFrames("Pinch/\(kind.rawValue)/\(itemCount)") { try PinchFixture(kind, itemCount: itemCount) }
+            registerFrames("PinchPlain/\(kind.rawValue)/\(itemCount)") {
+                try PinchPlainFixture<AnyItemLayout>(kind, itemCount: itemCount)
+            }
         }
     }
     for itemCount in PinchBenchmarks.itemCounts {
-        Benchmark(
-            "PinchPlain/gridlayout/\(itemCount)",
-            configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-        ) { (benchmark: Benchmark, fixture: PinchPlainFixture<GridLayout>) in
-            var checksum: CGFloat = 0
-            for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
-            blackHole(checksum)
-        } setup: {
+        registerFrames("PinchPlain/gridlayout/\(itemCount)") {
             try PinchPlainFixture { n throws(LayoutError) in try PinchBenchmarks.grid(columns: n, itemCount: itemCount) }
         }
     }
 }
 
-private func registerPinchBenchmarks(_ kind: PinchBenchmarks.Kind, itemCount: Int) {
+/// Registers `name`: 1,000 frames of the fixture `setup` makes per measured iteration.
+private func registerFrames<Fixture: PinchFrameRendering>(_ name: String,
+                                                          setup: @escaping () throws -> Fixture) {
     Benchmark(
-        "Pinch/\(kind.rawValue)/\(itemCount)",
+        name,
         configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-    ) { (benchmark: Benchmark, fixture: PinchFixture) in
+    ) { (benchmark: Benchmark, fixture: Fixture) in
         var checksum: CGFloat = 0
         for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
         blackHole(checksum)
     } setup: {
-        try PinchFixture(kind, itemCount: itemCount)
-    }
-    Benchmark(
-        "PinchPlain/\(kind.rawValue)/\(itemCount)",
-        configuration: FrameBenchmarks.configuration(scalingFactor: .kilo, maxIterations: 2_000)
-    ) { (benchmark: Benchmark, fixture: PinchPlainFixture<AnyItemLayout>) in
-        var checksum: CGFloat = 0
-        for _ in benchmark.scaledIterations { checksum += fixture.renderFrame() }
-        blackHole(checksum)
-    } setup: {
-        try PinchPlainFixture<AnyItemLayout>(kind, itemCount: itemCount)
+        try setup()
     }
 }
