@@ -34,6 +34,13 @@ actor GatedHeaderSource: ImageSource {
         await withCheckedContinuation { askWaiters.append((count, $0)) }
     }
 
+    /// Headers to hand out as ``listedHeaders()``, as a manifest would.
+    var listed: [ImageID: ImageHeader] = [:]
+
+    func setListed(_ headers: [ImageID: ImageHeader]) { listed = headers }
+
+    func listedHeaders() async -> [ImageID: ImageHeader] { listed }
+
     /// Lets every waiting read finish.
     func open() {
         let waiting = gates
@@ -49,6 +56,33 @@ struct HeaderProbeTests {
             (ImageID(String(format: "p%03d.jpg", index)),
              jpegWithMetadata(width: 10 + index, height: 40 - index % 20, comment: 0))
         })
+    }
+
+    /// A source that lists sizes with its names: those are published at
+    /// once, with no read; only the photos it gave no size for are read.
+    @Test func listedHeadersArePublishedAtOnceAndOnlyTheOthersAreRead() async throws {
+        let images = Self.photos(12)
+        let source = GatedHeaderSource(images: images)
+        let ids = images.keys.sorted()
+        var listed: [ImageID: ImageHeader] = [:]
+        for id in ids.prefix(9) { listed[id] = try ImageHeader.read(wholeFile: images[id]!, of: id) }
+        await source.setListed(listed)
+        let probe = HeaderProbe(source: source)
+        await probe.probe(ids)
+        for id in ids.prefix(9) { #expect(await probe.header(for: id) == listed[id]) }
+        #expect(await probe.knownCount == 9)
+        await source.waitForAsks(3)
+        #expect(Set(await source.asked) == Set(ids.suffix(3)), "only the unlisted photos are read")
+        await source.open()
+        await probe.waitUntilIdle()
+        let asked = await source.asked
+        #expect(await probe.knownCount == 12 && asked.count == 3)
+        var published: [ImageID] = []
+        for await update in probe.updates {
+            published.append(update.id)
+            if published.count == 12 { break }
+        }
+        #expect(Set(published) == Set(ids) && Set(published.prefix(9)) == Set(ids.prefix(9)), "the listed ones first")
     }
 
     @Test func everyPhotosShapeArrivesOnceAndTheStreamSaysSo() async throws {

@@ -85,6 +85,8 @@ package final class GalleryModel {
     private var plannedPinchPair: Int?
     /// Reads the photos' headers (``HeaderProbe``) for ``shapes``.
     private var probe: HeaderProbe?
+    /// Where the probe's answers wait for the next frame, which takes them all.
+    private var shapeInbox: ShapeInbox?
     /// Photo positions by id, to file the probe's answers.
     private var itemsByID: [ImageID: Int] = [:]
     /// Photos whose header could not be read: their tiles keep the
@@ -189,6 +191,7 @@ package final class GalleryModel {
     /// Forgets every shape (a new photo list) and the probe reading them.
     private func forgetShapes() {
         probe = nil
+        shapeInbox = nil
         shapes = PhotoShapes(count: photos.count)
         unreadableShapes = []
         shapesChanged = false
@@ -208,17 +211,24 @@ package final class GalleryModel {
         itemsByID = Dictionary(photos.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let probe = HeaderProbe(source: server)
         self.probe = probe
-        let ids = photos, generation = listGeneration
+        let ids = photos
         Task { await probe.probe(ids) }
-        // The stream, not the probe: once the model lets go of the probe (a new list) the probe
-        // finishes its stream and this task ends.
+        // Collected off the main actor and taken all at once by the next frame (``takeShapes()``): a
+        // manifest's thousands of sizes arrive together, and the main actor, busy drawing, would take
+        // them one hop at a time. The stream, not the probe: once the model lets go of the probe (a
+        // new list) the probe finishes its stream and this task ends.
+        let inbox = ShapeInbox()
+        shapeInbox = inbox
         let updates = probe.updates
-        Task { [weak self] in
-            for await update in updates {
-                guard let self, self.listGeneration == generation else { return }
-                self.receive(update)
-            }
+        Task.detached {
+            for await update in updates { inbox.append(update) }
         }
+    }
+
+    /// Files every answer the probe has published since the last frame.
+    private func takeShapes() {
+        guard let shapeInbox else { return }
+        for update in shapeInbox.takeAll() { receive(update) }
     }
 
     private func receive(_ update: HeaderProbe.Update) {
@@ -255,6 +265,7 @@ package final class GalleryModel {
         let clock = ContinuousClock(), deadline = clock.now + timeout
         while probe != nil, !allShapesRead, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(2))
+            takeShapes()
         }
         applyShapes(now: nil)
     }
@@ -568,6 +579,7 @@ package final class GalleryModel {
         lastUpdate = now
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         applyArrivals(now: arrivalTime)
+        takeShapes()
         applyShapes(now: now)
 
         var progress: CGFloat = 1
@@ -815,5 +827,27 @@ private enum Picture {
         case .failure(let message):
             self = .failure(message)
         }
+    }
+}
+
+/// The header probe's answers, collected by a task off the main actor and
+/// taken all at once by the frame loop (``GalleryModel``).
+private final class ShapeInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var updates: [HeaderProbe.Update] = []
+
+    func append(_ update: HeaderProbe.Update) {
+        lock.lock()
+        updates.append(update)
+        lock.unlock()
+    }
+
+    /// Every answer collected so far, oldest first; the inbox is left empty.
+    func takeAll() -> [HeaderProbe.Update] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = updates
+        updates = []
+        return taken
     }
 }

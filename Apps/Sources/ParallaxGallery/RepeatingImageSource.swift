@@ -39,6 +39,18 @@ package struct RepeatingImageSource: ImageSource {
         return try await base.header(for: original)
     }
 
+    /// The base's listed headers, under every repeated name.
+    package func listedHeaders() async -> [ImageID: ImageHeader] {
+        let listed = await base.listedHeaders()
+        guard !listed.isEmpty, let ids = try? await base.imageIDs(), !ids.isEmpty else { return [:] }
+        var headers: [ImageID: ImageHeader] = [:]
+        for index in 0..<count {
+            let original = ids[index % ids.count]
+            if let header = listed[original] { headers[ImageID("\(index)__\(original.rawValue)")] = header }
+        }
+        return headers
+    }
+
     package var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
 
     package func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {

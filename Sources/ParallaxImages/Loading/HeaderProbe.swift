@@ -5,12 +5,13 @@ import Foundation
 /// pixels arrive: a quilt's block shape, a waterfall's height.
 ///
 /// Hand it the photo list as it arrives (``probe(_:)``); what is on screen
-/// goes to the front of the queue (``prioritize(_:)``). Each photo's header
-/// is read once, through the source's ``ImageSource/header(for:)`` (a
-/// folder reads its first kilobytes, an HTTP source asks for a byte range),
-/// and every result is published on ``updates``, failures included, so a
-/// surface can keep a placeholder shape for a photo whose size it will
-/// never know.
+/// goes to the front of the queue (``prioritize(_:)``). The headers the
+/// source learned with its list (``ImageSource/listedHeaders()``, a
+/// manifest's sizes) are published at once; every other photo's header is
+/// read once, through the source's ``ImageSource/header(for:)`` (a folder
+/// reads its first kilobytes, an HTTP source asks for a byte range). Every
+/// result is published on ``updates``, failures included, so a surface can
+/// keep a placeholder shape for a photo whose size it will never know.
 ///
 /// Complexity: O(1) per photo queued or read, besides the reads themselves;
 /// ``prioritize(_:)`` is O(ids given).
@@ -38,6 +39,7 @@ public actor HeaderProbe {
     private var known: [ImageID: ImageHeader] = [:]
     private var failed: [ImageID: ImageSourceError] = [:]
     private var reading: Set<ImageID> = []
+    private var askedForListed = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A probe of `source`, reading at most `maximumConcurrentReads`
@@ -58,8 +60,23 @@ public actor HeaderProbe {
 
     /// Queues `ids` (the photo list, or the part of it that just arrived) in
     /// order, after what is already queued. Photos already known, failed,
-    /// queued or being read are skipped.
-    public func probe(_ ids: [ImageID]) {
+    /// queued or being read are skipped, and so are those whose header the
+    /// source listed: those are published at once, the first time.
+    public func probe(_ ids: [ImageID]) async {
+        if !askedForListed {
+            askedForListed = true
+            var listed = await source.listedHeaders()
+            // In the order given (what is on screen first, for a surface that asks so), then the rest.
+            for id in ids {
+                guard let header = listed.removeValue(forKey: id), known[id] == nil, failed[id] == nil else { continue }
+                known[id] = header
+                continuation.yield(Update(id: id, result: .success(header)))
+            }
+            for (id, header) in listed where known[id] == nil && failed[id] == nil {
+                known[id] = header
+                continuation.yield(Update(id: id, result: .success(header)))
+            }
+        }
         for id in ids where known[id] == nil && failed[id] == nil && !queued.contains(id) && !reading.contains(id) {
             queue.append(id)
             queued.insert(id)

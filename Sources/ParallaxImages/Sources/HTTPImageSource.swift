@@ -64,7 +64,7 @@ public struct HTTPImageSource: ImageSource {
     private let connection: Connection
     /// The headers the last index read stated, when it was a manifest;
     /// shared by copies of the source, as its connection is.
-    private let listedHeaders = Locked<[ImageID: ImageHeader]>([:])
+    private let statedHeaders = Locked<[ImageID: ImageHeader]>([:])
     /// Sleeps on the clock deadlines and retry waits are measured on.
     private let sleep: @Sendable (Duration) async throws -> Void
 
@@ -147,7 +147,7 @@ public struct HTTPImageSource: ImageSource {
         if ImageManifest.looksLikeJSON(body) {
             do throws(ImageManifest.ParseError) {
                 let manifest = try ImageManifest(json: body)
-                listedHeaders.withLock { $0 = manifest.headers }
+                statedHeaders.withLock { $0 = manifest.headers }
                 return manifest.imageIDs
             } catch {
                 // A text list whose first name starts with "[" is still a list; a .json index is not.
@@ -156,7 +156,7 @@ public struct HTTPImageSource: ImageSource {
                 }
             }
         }
-        listedHeaders.withLock { $0 = [:] }
+        statedHeaders.withLock { $0 = [:] }
         return Self.parseIndex(body)
     }
 
@@ -204,7 +204,7 @@ public struct HTTPImageSource: ImageSource {
     ///   readable header, ``ImageSourceError/transferFailed(_:_:)`` or
     ///   ``ImageSourceError/cancelled`` as ``data(for:)`` does.
     public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
-        if let listed = listedHeaders.withLock({ $0[id] }) { return listed }
+        if let listed = statedHeaders.withLock({ $0[id] }) { return listed }
         guard let url = url(for: id) else {
             throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")
         }
@@ -231,7 +231,10 @@ public struct HTTPImageSource: ImageSource {
     /// sized entries (their ``header(for:)`` costs no request); 0 for a
     /// manifest without sizes, a list of names, a folder listing, or before
     /// the index is read.
-    public var listedSizeCount: Int { listedHeaders.withLock { $0.count } }
+    public var listedSizeCount: Int { statedHeaders.withLock { $0.count } }
+
+    /// The headers the last index read stated: a manifest's sized entries.
+    public func listedHeaders() async -> [ImageID: ImageHeader] { statedHeaders.withLock { $0 } }
 
     /// Always `false`: the source keeps nothing on the device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }

@@ -96,6 +96,11 @@ public protocol ImageSource: Sendable {
     ///   ``ImageSourceError/unreadable(_:_:)`` when the bytes have no header
     ///   this reads (not a JPEG or PNG, or a damaged one).
     func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader
+    /// The headers the source learned with its list, without reading any
+    /// picture (an HTTP source's manifest states sizes): what a
+    /// ``HeaderProbe`` publishes at once, before reading the others. Empty by
+    /// default, and until ``imageIDs()`` has been asked.
+    func listedHeaders() async -> [ImageID: ImageHeader]
 }
 
 extension ImageSource {
@@ -104,6 +109,9 @@ extension ImageSource {
         let bytes = try await data(for: id)
         return try ImageHeader.read(wholeFile: bytes, of: id)
     }
+
+    /// None: the source learns no header with its list.
+    public func listedHeaders() async -> [ImageID: ImageHeader] { [:] }
 
     /// No fingerprint: the disk cache is skipped for this source's pictures.
     public func fingerprint(for id: ImageID) async -> String? { nil }

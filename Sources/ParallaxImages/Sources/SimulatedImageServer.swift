@@ -84,6 +84,9 @@ public actor SimulatedImageServer: ImageSource {
         try await backing.header(for: id)
     }
 
+    /// The backing source's listed headers, passed on as the list is.
+    public func listedHeaders() async -> [ImageID: ImageHeader] { await backing.listedHeaders() }
+
     /// The backing source's list, fetched once and kept until ``eraseAll()``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         if let catalog { return catalog }
