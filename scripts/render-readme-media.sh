@@ -15,4 +15,6 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$gallery" render --generated --size 300x420 --layout list --frames 40 --fling 2600 --out "$work"
 cp "$work/animation.png" docs/gallery-scroll.png
+"$gallery" render --generated --size 320x320 --layout grid --scroll 1400 --frames 36 --pinch 0.45 --out "$work/pinch"
+cp "$work/pinch/animation.png" docs/gallery-pinch.png
 ls -l docs/gallery-*.png

@@ -48,13 +48,16 @@ package enum GalleryRendering {
     }
 
     /// Renders `frames` frames at 60 per second of a fling at `velocity`
-    /// points per second starting from `scroll`, each after its pictures
-    /// have arrived (deterministic for a given seed), writing
+    /// points per second starting from `scroll` (or, with `pinch`, of a
+    /// pinch about the centre whose scale goes from 1 to `pinch` over the
+    /// first half of the frames, then lets go and settles), each after its
+    /// pictures have arrived (deterministic for a given seed), writing
     /// `frame-0001.png`… and `animation.png` (APNG) into `directory`.
     /// Returns the files written.
     @MainActor
     package static func sequence(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
-                                frames: Int, velocity: CGFloat, directory: URL) async throws -> [URL] {
+                                frames: Int, velocity: CGFloat, pinch: CGFloat? = nil,
+                                directory: URL) async throws -> [URL] {
         let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
         let headless = try HeadlessRenderer(size: size)
         defer { headless.close() }
@@ -62,9 +65,20 @@ package enum GalleryRendering {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var written: [URL] = [], pngs: [Data] = []
         model.update(now: 0)
-        model.fling(velocity: velocity)
+        let center = CGPoint(x: size.width / 2, y: size.height / 2)
+        let pinchFrames = max(frames / 2, 1)
+        if pinch != nil { model.beginPinch(at: center) } else { model.fling(velocity: velocity) }
         for index in 0..<max(frames, 1) {
             let now = Double(index) / 60
+            if let pinch {
+                if index < pinchFrames {
+                    // Eased in and out, as fingers move.
+                    let t = Double(index + 1) / Double(pinchFrames), eased = t * t * (3 - 2 * t)
+                    model.pinch(scale: CGFloat(pow(Double(pinch), eased)), at: center)
+                } else if index == pinchFrames {
+                    model.endPinch(now: now)
+                }
+            }
             await model.settle(at: now)
             guard let frame = headless.render(model), let png = frame.pngData() else { continue }
             let url = directory.appendingPathComponent(String(format: "frame-%04d.png", index + 1))

@@ -234,6 +234,12 @@ struct Render: AsyncParsableCommand {
     var fling: Double = 0
 
     @Option(help: """
+        A sequence of a pinch about the centre instead of a fling: the scale it reaches over the first half \
+        of the frames, 0.2…5 (above 1 spreads the fingers: fewer, larger photos), then it settles.
+        """)
+    var pinch: Double?
+
+    @Option(help: """
         The PNG file (one frame) or folder (a sequence; made when needed) to write. \
         Checked before rendering: a file's folder must exist.
         """)
@@ -251,6 +257,12 @@ struct Render: AsyncParsableCommand {
 
     func validate() throws {
         guard ["gallery", "layers"].contains(scene) else { throw ValidationError("--scene must be gallery or layers") }
+        if let pinch {
+            guard pinch.isFinite, (0.2...5).contains(pinch) else {
+                throw ValidationError("--pinch must be a scale from 0.2 to 5, not \(pinch)")
+            }
+            guard frames > 1, scene == "gallery" else { throw ValidationError("--pinch needs a sequence: --frames 2 or more") }
+        }
         try SharedOptions.requireWritable(out, option: "--out", kind: writesOneFile ? .file : .folder)
     }
 
@@ -278,7 +290,7 @@ struct Render: AsyncParsableCommand {
             do {
                 files = try await GalleryRendering.sequence(library: library, settings: settings, size: size,
                                                             scroll: CGFloat(scroll), frames: frames, velocity: CGFloat(fling),
-                                                            directory: URL(fileURLWithPath: out))
+                                                            pinch: pinch.map { CGFloat($0) }, directory: URL(fileURLWithPath: out))
             } catch {
                 throw WriteFailure(error, path: out)
             }

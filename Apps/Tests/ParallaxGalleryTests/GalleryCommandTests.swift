@@ -119,6 +119,9 @@ struct GalleryCommandTests {
 
     /// Each refused value, with the one sentence the gallery prints for it.
     static let refusals: [(arguments: [String], message: String)] = [
+        (["--pinch", "9", "--frames", "4"], "--pinch must be a scale from 0.2 to 5, not 9.0"),
+        (["--pinch", "nan", "--frames", "4"], "--pinch must be a scale from 0.2 to 5, not nan"),
+        (["--pinch", "0.5"], "--pinch needs a sequence: --frames 2 or more"),
         (["--scroll", "nan"], "The value 'nan' is invalid for '--scroll <scroll>': not a finite number; "
             + "expected a finite number of points in -10000000…10000000."),
         (["--scroll", "1e308"], "The value '1e308' is invalid for '--scroll <scroll>': out of range; "
@@ -155,6 +158,12 @@ struct GalleryCommandTests {
             #expect(outcome.seconds < 5, "\(refusal.arguments) took \(outcome.seconds) s")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+        // A pinch sequence: its frames and the animation.
+        let pinch = try GalleryExecutable.run(["render", "--generated", "--size", "200x200", "--frames", "6", "--pinch", "0.5",
+                                               "--out", "pinch"], in: directory)
+        #expect(pinch.status == 0, "\(pinch.errors)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("pinch").path)
+        #expect(written.count == 7 && written.contains("animation.png"), "\(written)")
         // Negative values are values, not option names: a negative scroll position is accepted.
         let layers = try GalleryExecutable.run(["render", "--scene", "layers", "--size", "64x64", "--scroll", "-200", "--out", "l.png"],
                                                in: directory)
