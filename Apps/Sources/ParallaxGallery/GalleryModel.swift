@@ -81,7 +81,7 @@ package final class GalleryModel {
     /// pinch, the [ and ] keys): 1 column (the list) to 8.
     private var pinch: ColumnPinch?
     /// The lower column count of the pinch pair whose photos the loader was
-    /// last asked to get ready (``planPinchLoading(_:nearer:visibleRect:)``).
+    /// last asked to get ready (``planPinchLoading(_:nearer:placer:)``).
     private var plannedPinchPair: Int?
     /// Reads the photos' headers (``HeaderProbe``) for ``shapes``.
     private var probe: HeaderProbe?
@@ -591,6 +591,7 @@ package final class GalleryModel {
         let offset: CGPoint
         var items: [(Int, CGRect)] = []
         var destinationSizes: [Int: CGSize] = [:]
+        var pinchShown: (pinch: DensityPinch<AnyItemLayout>, nearer: AnyItemLayout?)?
         advancePinch(now: now)
         if let columnPinch = pinch, columnPinch.isActive, let pinchOffset = columnPinch.contentOffset {
             offset = pinchOffset
@@ -606,7 +607,7 @@ package final class GalleryModel {
                 if index == anchor { anchorItem = (index.item, frame) } else { items.append((index.item, frame)) }
             }
             if let anchorItem { items.append(anchorItem) }
-            if let live { planPinchLoading(live, nearer: nearer, visibleRect: CGRect(origin: offset, size: viewportSize)) }
+            if let live { pinchShown = (live, nearer) }
         } else if let (animation, _) = transition {
             offset = animation.contentOffset(at: progress)
             animation.forEachItem(at: progress) { index, frame in
@@ -625,6 +626,7 @@ package final class GalleryModel {
                                         intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
         let placer = scroller.placer(for: visibleRect)
         planLoading(visibleRect: visibleRect, placer: placer)
+        if let pinchShown { planPinchLoading(pinchShown.pinch, nearer: pinchShown.nearer, placer: placer) }
         var visible = Set<Int>()
         var next: [CellContent] = []
         next.reserveCapacity(items.count)
@@ -773,13 +775,11 @@ package final class GalleryModel {
     /// began): photos that rows rewrapping bring into view are then ready
     /// before they arrive, instead of blank while they decode. The plan
     /// made for the resting layout is made again when the pinch rests.
-    private func planPinchLoading(_ live: DensityPinch<AnyItemLayout>, nearer: AnyItemLayout?, visibleRect: CGRect) {
+    private func planPinchLoading(_ live: DensityPinch<AnyItemLayout>, nearer: AnyItemLayout?,
+                                  placer: ParallaxScroller.Placer) {
         guard let viewportLoading, plannedPinchPair != live.columns else { return }
         plannedPinchPair = live.columns
         viewportLoading.invalidate()
-        let scroller = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout),
-                                        intensity: settings.intensity, isReduceMotionEnabled: settings.reduceMotion)
-        let placer = scroller.placer(for: visibleRect)
         var plan = LoadPlan(), planned = Set<Int>()
         for end: CGFloat in [0, 1] {
             live.forEachItem(at: end) { index, frame in
