@@ -45,13 +45,15 @@ extension HTTPTests {
         @Test func bytesArriveExactlyAndNamesAreEncodedAsOnePathComponent() async throws {
             let photo = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
             let odd = Data("odd".utf8)
-            let server = try LoopbackHTTPServer(routes: ["/photo.jpg": photo, "/a b#1?/c.jpg": odd])
+            let server = try LoopbackHTTPServer(routes: ["/photo.jpg": photo, "/a b#1?;%c.jpg": odd])
             defer { server.stop() }
             let source = try makeSource(server)
             #expect(try await source.data(for: "photo.jpg") == photo)
-            // Space, '#', '?' and '/' stay inside the one name.
-            #expect(try await source.data(for: "a b#1?/c.jpg") == odd)
-            #expect(source.url(for: "a b#1?/c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b%231%3F%2Fc.jpg")
+            // Space, '#', '?', ';' and '%' stay inside the one name.
+            #expect(try await source.data(for: "a b#1?;%c.jpg") == odd)
+            #expect(source.url(for: "a b#1?;%c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b%231%3F%3B%25c.jpg")
+            // A '/' makes it a path, which is refused without a request.
+            #expect(source.url(for: "a/c.jpg") == nil)
             #expect(await source.isStoredLocally("photo.jpg") == false)
         }
 
@@ -183,8 +185,8 @@ extension HTTPTests {
         }
 
         @Test func retryableStatuses() {
-            for status in [408, 429, 500, 502, 503, 504] { #expect(HTTPImageSource.isRetryable(status)) }
-            for status in [400, 401, 403, 404, 410, 301] { #expect(!HTTPImageSource.isRetryable(status)) }
+            for status in [408, 429, 500, 502, 503, 504] { #expect(HTTPRetryPolicy.isRetryable(status)) }
+            for status in [400, 401, 403, 404, 410, 301] { #expect(!HTTPRetryPolicy.isRetryable(status)) }
         }
     }
 
@@ -294,9 +296,9 @@ extension HTTPTests {
             let reason = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), "away.jpg")
             #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 120 s, longer than the 5 s this source waits"), "\(reason)")
             #expect(server.requestCount(for: "/away.jpg") == 1)
-            #expect(HTTPImageSource.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT",
+            #expect(HTTPRetryPolicy.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT",
                                                       now: Date(timeIntervalSince1970: 1_445_412_470)) == 10)
-            #expect(HTTPImageSource.retryAfterSeconds("soon") == nil && HTTPImageSource.retryAfterSeconds("-3") == nil)
+            #expect(HTTPRetryPolicy.retryAfterSeconds("soon") == nil && HTTPRetryPolicy.retryAfterSeconds("-3") == nil)
         }
 
         @Test func anAbsurdRetryAfterEndsTheRequestWithAMessage() async throws {
@@ -309,7 +311,7 @@ extension HTTPTests {
                 let reason = await failure(try source(server, attempts: 2, maximumRetryAfter: 5), name)
                 #expect(reason.hasPrefix("HTTP 503, and the server asks to retry after 1000000000 s"), "\(reason)")
             }
-            #expect(HTTPImageSource.retryAfterSeconds("9223372036854775808") == HTTPImageSource.longestWait)
+            #expect(HTTPRetryPolicy.retryAfterSeconds("9223372036854775808") == HTTPRetryPolicy.longestWait)
             #expect(HTTPImageSource.seconds(.infinity) == "inf s" && HTTPImageSource.seconds(-.nan).hasSuffix(" s"))
             #expect(HTTPImageSource.seconds(9.3e18) == "9.3e+18 s" && HTTPImageSource.seconds(2.5) == "2.5 s")
         }
@@ -327,7 +329,7 @@ extension HTTPTests {
             #expect(await source.fingerprint(for: "missing.jpg") == nil)
         }
 
-        @Test func anHTMLFolderListingIsAnIndex() {
+        @Test func anHTMLFolderListingIsAnIndex() throws {
             // What `python3 -m http.server` writes for a folder, with a subfolder, a text file and a query link.
             let listing = """
                 <!DOCTYPE HTML>
@@ -345,9 +347,9 @@ extension HTTPTests {
                 <li><a href="f&#39;s.png">numeric</a></li>
                 </ul></body></html>
                 """
-            #expect(HTTPImageSource.parseIndex(Data(listing.utf8)) == ["a photo.jpg", "B.PNG", "c.jpeg", "d&e.jpg", "f's.png"])
-            #expect(HTTPImageSource.decodingCharacterReferences("a &amp b &#x41;&bogus; &") == "a &amp b A&bogus; &")
-            #expect(HTTPImageSource.parseIndex(Data("one.jpg\n\n two.png \n".utf8)) == ["one.jpg", "two.png"])
+            #expect(try HTTPIndex.parse(Data(listing.utf8), isJSONPath: false).names == ["a photo.jpg", "B.PNG", "c.jpeg", "d&e.jpg", "f's.png"])
+            #expect(HTTPIndex.decodingCharacterReferences(Array("a &amp b &#x41;&bogus; &".utf8)) == "a &amp b A&bogus; &")
+            #expect(try HTTPIndex.parse(Data("one.jpg\n\n two.png \n".utf8), isJSONPath: false).names == ["one.jpg", "two.png"])
         }
 
         @Test func anAnswerCutShortSaysSo() async throws {
@@ -385,7 +387,7 @@ extension HTTPTests {
             #expect(throws: ImageSourceError.unavailable("the largest HTTP answer must be at least 1 byte, not 0")) {
                 try HTTPImageSource(baseURL: base, maximumBodySize: 0)
             }
-            #expect(HTTPAttemptFailure.bytes(10 << 30) == "10 GiB" && HTTPAttemptFailure.bytes(1536) == "1.5 KiB")
+            #expect(ByteCountText.bytes(10 << 30) == "10 GiB" && ByteCountText.bytes(1536) == "1.5 KiB")
         }
     }
 }

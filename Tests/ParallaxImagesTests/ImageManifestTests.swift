@@ -66,8 +66,10 @@ struct ImageManifestTests {
     }
 
     @Test func whatIsNotAManifestSaysWhy() {
-        for (text, reason) in [("{ \"images\": [", "is not valid JSON"),
-                               ("", "is not valid JSON"),
+        for (text, reason) in [("{ \"images\": [", "is not valid JSON (it ends early, expecting a value)"),
+                               ("", "is empty"),
+                               ("{ \"images\": [\"a.jpg\" \"b.jpg\"] }", "is not valid JSON (expecting a , or ] in the image list at byte 22)"),
+                               ("<html>", "is not valid JSON"),
                                ("{ \"photos\": [] }", "is neither a list of images nor an object with an \"images\" list"),
                                ("{ \"images\": \"a.jpg\" }", "is neither a list of images nor an object with an \"images\" list"),
                                ("12", "is neither a list of images nor an object with an \"images\" list")] {

@@ -53,6 +53,8 @@ final class LoopbackHTTPServer: Sendable {
         case cutShort(body: Data, sent: Int)
         /// Closes the connection with a TCP reset instead of answering.
         case reset
+        /// 302 to `location`, as given (another origin, another scheme…).
+        case redirect(to: String)
     }
 
     /// The port the kernel chose.
@@ -134,6 +136,10 @@ final class LoopbackHTTPServer: Sendable {
     /// Requests received, by path.
     var requestCounts: [String: Int] { engine.withState { $0.requestCounts } }
 
+    /// Every request target received, as sent (percent-encoded), in order:
+    /// the server's access log.
+    var requestedTargets: [String] { engine.withState { $0.targets } }
+
     /// Returns once `count` requests for `path` have arrived; throws after
     /// `limit` (wall clock) so that a request that never comes fails the
     /// test instead of hanging it.
@@ -208,6 +214,8 @@ private final class Engine: @unchecked Sendable {
         var responseDelay: TimeInterval = 0
         var delays: [String: TimeInterval] = [:]
         var requestCounts: [String: Int] = [:]
+        /// Every request target as it arrived (still percent-encoded), in order.
+        var targets: [String] = []
         var hostile: [String: LoopbackHTTPServer.Hostility] = [:]
         var retryAfter: [String: String] = [:]
         var honoursRanges = true
@@ -327,6 +335,7 @@ private final class Engine: @unchecked Sendable {
             .map { String($0.dropFirst("range:".count)).trimmingCharacters(in: .whitespaces) }
         let (body, failing, delay, hostility, retryAfter, honoursRanges) = withState { state in
             state.requestCounts[path, default: 0] += 1
+            state.targets.append(String(parts[1]))
             if let range { state.ranges[path, default: []].append(range) }
             var failing = false
             if let remaining = state.failFirst[path], remaining > 0 {
@@ -464,6 +473,9 @@ private final class Engine: @unchecked Sendable {
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             _ = sendAll(client, Data(head.utf8) + body.prefix(sent))
             shutdown(client, Int32(SHUT_RDWR))
+        case .redirect(let location):
+            _ = sendAll(client, Data("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            shutdown(client, Int32(SHUT_WR))
         case .reset:
             var option = linger(l_onoff: 1, l_linger: 0)        // closing now sends a reset
             setsockopt(client, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))

@@ -3,79 +3,86 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Why one HTTP attempt failed, in words a person understands.
-enum HTTPAttemptFailure: Error, Sendable, CustomStringConvertible {
-    case cancelled
-    /// The whole answer did not arrive within the deadline.
-    case deadline(TimeInterval)
-    /// The answer is, or would be, over the size limit.
-    case tooLarge(declared: Int64?, limit: Int)
-    /// The server kept redirecting.
-    case redirectLoop(Int)
-    /// The connection ended before the declared length arrived.
-    case cutShort(received: Int, expected: Int64?)
-    /// Any other transport failure, described.
-    case transport(String)
+/// An ``HTTPTransport`` on Foundation's `URLSession`: the default transport
+/// of ``HTTPImageSource``, and the one to use on Apple platforms.
+///
+/// Each request runs as a data task watched by the session's delegate, so
+/// that a declared `Content-Length` over the limit is refused from the
+/// head, a body that grows past it is cut, an answer cut short is told from
+/// a complete one, and a 3xx comes back unfollowed.
+///
+/// On Linux, swift-corelibs-foundation cannot always stop a transfer once it
+/// has been given up on (the server may go on sending into a connection
+/// nobody reads) and waits for its session's work queue in `resume()` and
+/// `cancel()`, so this transport makes those calls from Dispatch threads,
+/// never from Swift's cooperative pool, and answers its caller at once
+/// without waiting for them. Apps on Linux should prefer the AsyncHTTPClient
+/// transport of the apps' package (`ParallaxImagesHTTP`), which cancels for
+/// real.
+public struct URLSessionTransport: HTTPTransport {
+    private let connection: Connection
 
-    var description: String {
-        switch self {
-        case .cancelled:
-            return "cancelled"
-        case .deadline(let seconds):
-            return "no complete answer within \(HTTPImageSource.seconds(seconds))"
-        case .tooLarge(let declared?, let limit):
-            return "the answer would be \(Self.bytes(declared)), over the \(Self.bytes(Int64(limit))) limit (maximumBodySize)"
-        case .tooLarge(nil, let limit):
-            return "the answer went past the \(Self.bytes(Int64(limit))) limit (maximumBodySize) without ending"
-        case .redirectLoop(let count):
-            return "the server redirects in a loop (more than \(count) redirects)"
-        case .cutShort(let received, let expected?):
-            return "the answer was cut short: the connection closed after \(received) of \(expected) bytes"
-        case .cutShort(let received, nil):
-            return "the answer was cut short: the connection closed after \(received) bytes"
-        case .transport(let text):
-            return text
-        }
+    /// A transport on a session of its own made from `configuration`
+    /// (headers, proxies, TLS); `nil`: an ephemeral configuration that never
+    /// answers from a cache, since retries must reach the server. The
+    /// session is invalidated when the last copy of the transport is gone.
+    public init(configuration: URLSessionConfiguration? = nil) {
+        connection = Connection(configuration: configuration ?? Self.defaultConfiguration())
     }
 
-    /// "64 MiB", "10 GiB", "512 bytes".
-    static func bytes(_ count: Int64) -> String {
-        let units: [(Int64, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
-        for (size, unit) in units where count >= size {
-            let value = Double(count) / Double(size)
-            return value == value.rounded() ? "\(Int64(value)) \(unit)" : String(format: "%.1f %@", value, unit)
-        }
-        return count == 1 ? "1 byte" : "\(count) bytes"
+    public func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData)
+        urlRequest.httpMethod = request.method.rawValue
+        if let range = request.rangeHeader { urlRequest.setValue(range, forHTTPHeaderField: "Range") }
+        // Foundation's own (idle) timeout is only a backstop behind the source's deadline.
+        urlRequest.timeoutInterval = Self.foundationTimeout(request.timeout)
+        return try await connection.transfers.run(urlRequest, on: connection.session,
+                                                  maximumBodySize: max(1, request.maximumBodySize))
     }
 
-    /// A transport error as a sentence.
-    static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return String(describing: error) }
-        switch urlError.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "could not connect"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .networkConnectionLost: return "the server closed the connection before answering"
-        case .notConnectedToInternet: return "not connected to the internet"
-        case .badServerResponse: return "the server's answer was not valid HTTP"
-        case .secureConnectionFailed: return "TLS connection failed"
-        case .httpTooManyRedirects: return HTTPAttemptFailure.redirectLoop(HTTPImageSource.maximumRedirects).description
-        case .badURL, .unsupportedURL: return "the URL cannot be loaded"
-        default: return "the transfer failed (URL error \(urlError.code.rawValue))"
+    /// The timeout handed to Foundation. swift-corelibs-foundation (Linux)
+    /// converts it with `Int(seconds) * 1000` milliseconds, so anything
+    /// under one second becomes an immediate timeout and fractions are
+    /// dropped; the value is therefore rounded up to whole seconds, at
+    /// least 1, plus one more so it never fires together with the source's
+    /// own deadline, which is the one that counts.
+    static func foundationTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds.isFinite else { return 86_400 }
+        return max(1, min(seconds, 86_400).rounded(.up)) + 1
+    }
+
+    /// An ephemeral configuration that never answers from a cache.
+    static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        return configuration
+    }
+
+    /// Owns the session (and its delegate), invalidating it once the last
+    /// copy of the transport is gone. `URLSession` is `Sendable` (on Linux
+    /// as `@unchecked Sendable` in swift-corelibs-foundation).
+    private final class Connection: Sendable {
+        let session: URLSession
+        let transfers: Transfers
+
+        init(configuration: URLSessionConfiguration) {
+            transfers = Transfers()
+            session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        }
+
+        deinit {
+            // Off the caller's thread: swift-corelibs-foundation may wait for the session's own queue
+            // here, and the last copy of a source is often dropped on a thread of Swift's cooperative pool.
+            let session = self.session
+            DispatchQueue.global(qos: .utility).async { session.invalidateAndCancel() }
         }
     }
 }
 
-/// The session delegate behind `HTTPImageSource`: it runs each attempt as a
-/// data task whose answer it watches arrive, so it can
-/// - refuse a `Content-Length` over the limit from the header, and cut a
-///   body that grows past it (memory stays bounded by the limit);
-/// - tell an answer cut short from a complete one;
-/// - stop a redirect loop after ``HTTPImageSource/maximumRedirects``;
-/// - end the attempt at its deadline whatever Foundation does: the caller
-///   is answered at once and the task cancelled, without waiting for the
-///   task to wind down (swift-corelibs-foundation does not always answer a
-///   cancelled request promptly).
+/// The session delegate behind ``URLSessionTransport``: it watches each
+/// task's answer arrive and ends the caller's wait with the answer or the
+/// failure, whichever comes first, exactly once.
 ///
 /// `@unchecked Sendable`: the table of transfers is only touched under
 /// `lock`, and each `Transfer` guards its own state the same way.
@@ -83,7 +90,9 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var active: [Int: Transfer] = [:]
 
-    /// One attempt: what has arrived, and who waits for the outcome.
+    typealias Outcome = Result<HTTPTransportResponse, HTTPTransportError>
+
+    /// One request: what has arrived, and who waits for the outcome.
     private final class Transfer: @unchecked Sendable {
         let limit: Int
         /// A HEAD request: the answer's `Content-Length` describes a body that never comes.
@@ -92,37 +101,36 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private var body = Data()
         private var expected: Int64?
         private var response: HTTPURLResponse?
-        private var redirects = 0
         private var finished = false
-        private var continuation: CheckedContinuation<HTTPImageSource.Reply, any Error>?
-        private var early: Result<HTTPImageSource.Reply, HTTPAttemptFailure>?
+        private var continuation: CheckedContinuation<Outcome, Never>?
+        private var early: Outcome?
 
         init(limit: Int, expectsNoBody: Bool) {
             self.limit = limit
             self.expectsNoBody = expectsNoBody
         }
 
-        func wait(_ continuation: CheckedContinuation<HTTPImageSource.Reply, any Error>) {
+        func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
             lock.lock()
             if let early {
                 lock.unlock()
-                continuation.resume(with: early.mapError { $0 as any Error })
+                continuation.resume(returning: early)
                 return
             }
             self.continuation = continuation
             lock.unlock()
         }
 
-        /// Whether the attempt has ended.
+        /// Whether the request has ended.
         var hasFinished: Bool {
             lock.lock()
             defer { lock.unlock() }
             return finished
         }
 
-        /// Ends the attempt with `outcome` unless it already ended. Returns whether this call ended it.
+        /// Ends the request with `outcome` unless it already ended. Returns whether this call ended it.
         @discardableResult
-        func finish(_ outcome: Result<HTTPImageSource.Reply, HTTPAttemptFailure>) -> Bool {
+        func finish(_ outcome: Outcome) -> Bool {
             lock.lock()
             guard !finished else {
                 lock.unlock()
@@ -134,12 +142,12 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             continuation = nil
             if waiting == nil { early = outcome }
             lock.unlock()
-            waiting?.resume(with: outcome.mapError { $0 as any Error })
+            waiting?.resume(returning: outcome)
             return true
         }
 
         /// Takes the response's head; a failure if its declared length is over the limit.
-        func receive(_ response: URLResponse) -> HTTPAttemptFailure? {
+        func receive(_ response: URLResponse) -> HTTPTransportError? {
             lock.lock()
             defer { lock.unlock() }
             self.response = response as? HTTPURLResponse
@@ -152,7 +160,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
 
         /// Adds bytes; a failure once the body passes the limit.
-        func receive(_ data: Data) -> HTTPAttemptFailure? {
+        func receive(_ data: Data) -> HTTPTransportError? {
             lock.lock()
             defer { lock.unlock() }
             guard !finished else { return nil }
@@ -161,89 +169,62 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             return nil
         }
 
-        /// Counts a redirect; false once there are too many.
-        func redirect() -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            redirects += 1
-            body = Data()
-            expected = nil
-            return redirects <= HTTPImageSource.maximumRedirects
-        }
-
         /// The outcome of a task that completed, with `error` or without.
-        func completion(_ error: (any Error)?) -> Result<HTTPImageSource.Reply, HTTPAttemptFailure> {
+        func completion(_ error: (any Error)?) -> Outcome {
             lock.lock()
             defer { lock.unlock() }
-            let short = expected.map { Int64(body.count) < $0 } ?? false
+            let short = !expectsNoBody && (expected.map { Int64(body.count) < $0 } ?? false)
             if let error {
-                if let urlError = error as? URLError, urlError.code == .httpTooManyRedirects {
-                    return .failure(.redirectLoop(HTTPImageSource.maximumRedirects))
-                }
                 if response != nil, short || (error as? URLError)?.code == .networkConnectionLost {
                     return .failure(.cutShort(received: body.count, expected: expected))
                 }
-                return .failure(.transport(HTTPAttemptFailure.describe(error)))
+                return .failure(.failed(Transfers.describe(error)))
             }
             if short { return .failure(.cutShort(received: body.count, expected: expected)) }
-            let retryAfter = response?.value(forHTTPHeaderField: "Retry-After").flatMap { HTTPImageSource.retryAfterSeconds($0) }
-            return .success(HTTPImageSource.Reply(body: body, status: response?.statusCode, retryAfter: retryAfter,
-                                                  validator: response.flatMap(HTTPImageSource.validator(of:))))
+            guard let response else { return .failure(.failed("the server's answer was not HTTP")) }
+            var headers: [String: String] = [:]
+            for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
+            return .success(HTTPTransportResponse(status: response.statusCode, headers: headers,
+                                                  body: expectsNoBody ? Data() : body))
         }
     }
 
-    /// Runs one attempt of `request` on `session` (whose delegate this is):
-    /// the answer's body, or why not, within `timeout` seconds of the clock
-    /// `sleep` sleeps on.
-    func run(_ request: URLRequest, on session: URLSession, timeout: TimeInterval,
-             sleep: @escaping @Sendable (Duration) async throws -> Void,
-             maximumBodySize: Int) async throws(HTTPAttemptFailure) -> HTTPImageSource.Reply {
+    /// Runs `request` on `session` (whose delegate this is): the answer, or
+    /// why not. Cancelling the calling task answers at once.
+    func run(_ request: URLRequest, on session: URLSession,
+             maximumBodySize: Int) async throws(HTTPTransportError) -> HTTPTransportResponse {
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodySize, expectsNoBody: request.httpMethod == "HEAD")
         register(transfer, for: task.taskIdentifier)
         defer { register(nil, for: task.taskIdentifier) }
-        // The deadline: whichever of it and the transfer ends first wins
-        // `finish`; the other is a no-op. Cancelled once the attempt is over.
-        let deadline = Task {
-            do { try await sleep(.seconds(timeout)) } catch { return }
-            if transfer.finish(.failure(.deadline(timeout))) { Self.cancel(task) }
-        }
-        defer { deadline.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    transfer.wait(continuation)
-                    Self.start(task, for: transfer)
-                }
-            } onCancel: {
-                if transfer.finish(.failure(.cancelled)) { Self.cancel(task) }
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.wait(continuation)
+                Self.start(task, for: transfer)
             }
-        } catch let failure as HTTPAttemptFailure {
-            throw failure
-        } catch {
-            throw .transport(HTTPAttemptFailure.describe(error))
+        } onCancel: {
+            if transfer.finish(.failure(.cancelled)) { Self.cancel(task) }
         }
+        return try outcome.get()
     }
 
-    /// Starts `task` from a thread of its own, unless its attempt already
-    /// ended (cancelled, or past a deadline, before it started): like
-    /// `cancel()`, swift-corelibs-foundation's `resume()` waits for the
-    /// session's work queue, and several sources doing that at once on
-    /// Swift's cooperative pool (two threads on two cores) stalled every
-    /// task in the process for seconds, deadlines included.
+    /// Starts `task` from a Dispatch thread, unless its request already
+    /// ended (cancelled before it started): swift-corelibs-foundation's
+    /// `resume()` waits for the session's work queue, and several sources
+    /// doing that at once on Swift's cooperative pool (two threads on two
+    /// cores) stalled every task in the process for seconds.
     private static func start(_ task: URLSessionTask, for transfer: Transfer) {
         DispatchQueue.global(qos: .userInitiated).async {
             if !transfer.hasFinished { task.resume() }
         }
     }
 
-    /// Cancels `task` from a thread of its own. swift-corelibs-foundation's
+    /// Cancels `task` from a Dispatch thread. swift-corelibs-foundation's
     /// `cancel()` waits synchronously for the session's work queue, which
     /// deadlocks when called from a delegate callback that queue is
-    /// delivering (seen as a hang when an endless answer passed the size
-    /// limit), and would block a thread of Swift's cooperative pool anywhere
-    /// else. The attempt has already ended through `finish`, so nothing
-    /// waits for the cancellation itself.
+    /// delivering, and would block a thread of Swift's cooperative pool
+    /// anywhere else. The request has already ended through `finish`, so
+    /// nothing waits for the cancellation itself.
     private static func cancel(_ task: URLSessionTask) {
         DispatchQueue.global(qos: .utility).async { task.cancel() }
     }
@@ -258,6 +239,38 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return active[task.taskIdentifier]
+    }
+
+    /// A Foundation transport error as a sentence.
+    static func describe(_ error: any Error) -> String {
+        guard let urlError = error as? URLError else { return String(describing: error) }
+        switch urlError.code {
+        case .timedOut: return "timed out"
+        case .cannotConnectToHost: return "could not connect (connection refused)"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .networkConnectionLost: return "the server closed the connection before answering"
+        case .notConnectedToInternet: return "not connected to the internet"
+        case .badServerResponse: return "the server's answer was not valid HTTP"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return "the TLS connection failed (\(urlError.localizedDescription))"
+        case .badURL, .unsupportedURL: return "the URL cannot be loaded"
+        case .cancelled: return "cancelled"
+        case .resourceUnavailable: return "the server's resource is unavailable"
+        case .dataLengthExceedsMaximum: return "the answer is too large"
+        case .zeroByteResource: return "the server sent an empty answer"
+        case .cannotDecodeRawData, .cannotDecodeContentData, .cannotParseResponse:
+            return "the server's answer could not be decoded"
+        default:
+            // swift-corelibs-foundation folds most socket errors into -1 (unknown) with the cause underneath.
+            if let underlying = (urlError as NSError).userInfo[NSUnderlyingErrorKey] as? NSError {
+                return "the transfer failed: \(underlying.localizedDescription) (URL error \(urlError.code.rawValue))"
+            }
+            let text = urlError.localizedDescription
+            return text.isEmpty || text.hasPrefix("The operation could not be completed")
+                ? "the transfer failed (URL error \(urlError.code.rawValue))"
+                : "the transfer failed: \(text)"
+        }
     }
 
     // MARK: URLSessionDataDelegate
@@ -279,16 +292,11 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         Self.cancel(dataTask)
     }
 
+    /// Never follows: the 3xx itself becomes the task's answer, and the
+    /// source decides.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        guard let transfer = transfer(for: task) else { return completionHandler(nil) }
-        if transfer.redirect() {
-            completionHandler(request)
-        } else {
-            transfer.finish(.failure(.redirectLoop(HTTPImageSource.maximumRedirects)))
-            completionHandler(nil)
-            Self.cancel(task)
-        }
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -148,7 +148,7 @@ public struct FolderImageSource: ImageSource {
         }
         let size = Int(status.st_size)
         guard size <= limit else {
-            return .failure(.unreadable(id, "is \(HTTPAttemptFailure.bytes(Int64(size))), over the \(HTTPAttemptFailure.bytes(Int64(limit))) limit for one photo (maximumFileSize)"))
+            return .failure(.unreadable(id, "is \(ByteCountText.bytes(Int64(size))), over the \(ByteCountText.bytes(Int64(limit))) limit for one photo (maximumFileSize)"))
         }
         guard size > 0 else { return .failure(.unreadable(id, "is empty")) }
         /// Reads into `buffer` from `offset` until its end or the end of the file; returns where it stopped.

@@ -124,21 +124,32 @@ public struct ImageManifest: Sendable, Hashable {
     }
 
     /// The manifest in `json`.
+    ///
+    /// nginx's `autoindex_format json` listing reads as a manifest too: its
+    /// elements carry a `type`, and only those of type `"file"` with a photo
+    /// extension (``FolderImageSource/extensions``) are taken, so
+    /// sub-folders and other files never become tiles.
     /// - Throws: ``ParseError`` when the bytes are not JSON, or JSON that
     ///   is neither an array nor an object with an `images` array.
+    /// - Complexity: O(bytes), in one pass (``ManifestJSONReader``).
     public init(json: Data) throws(ParseError) {
-        let list: [Element]
+        let list: [ManifestJSONReader.Element]
         do {
-            list = try JSONDecoder().decode(Root.self, from: json).images
-        } catch DecodingError.dataCorrupted {
-            throw ParseError(reason: "is not valid JSON")
+            list = try ManifestJSONReader.entries(in: json)
         } catch {
-            throw ParseError(reason: "is neither a list of images nor an object with an \"images\" list")
+            throw ParseError(reason: error.reason)
         }
         var entries: [Entry] = [], seen: Set<ImageID> = []
         entries.reserveCapacity(list.count)
-        for case .entry(let entry) in list where seen.insert(entry.id).inserted {
-            entries.append(entry)
+        for element in list where !element.name.isEmpty {
+            if let type = element.type {
+                guard type == "file",
+                      FolderImageSource.extensions.contains(URL(fileURLWithPath: element.name).pathExtension.lowercased())
+                else { continue }
+            }
+            let id = ImageID(element.name)
+            guard seen.insert(id).inserted else { continue }
+            entries.append(Entry(id: id, header: Self.header(of: element)))
         }
         self.entries = entries
     }
@@ -153,81 +164,39 @@ public struct ImageManifest: Sendable, Hashable {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    // MARK: Reading the JSON
-
-    /// The manifest's root: the list, or an object holding it as `images`.
-    private struct Root: Decodable {
-        var images: [Element]
-
-        private enum Keys: String, CodingKey { case images }
-
-        init(from decoder: any Decoder) throws {
-            if let list = try? decoder.singleValueContainer().decode([Element].self) {
-                images = list
-            } else {
-                images = try decoder.container(keyedBy: Keys.self).decode([Element].self, forKey: .images)
-            }
+    /// The header an entry states: its shown size turned back into the
+    /// stored size its orientation implies; `nil` when any of it is
+    /// missing or unusable.
+    private static func header(of element: ManifestJSONReader.Element) -> ImageHeader? {
+        guard let width = whole(element.width, in: 1...maximumSide),
+              let height = whole(element.height, in: 1...maximumSide) else { return nil }
+        var orientation = ImageOrientation.up
+        if element.hasOrientation {
+            guard let number = whole(element.orientation, in: 1...8),
+                  let stated = ImageOrientation(rawValue: number) else { return nil }
+            orientation = stated
         }
+        let format: ImageFormat
+        if element.hasFormat {
+            guard let text = element.format, let stated = ImageFormat(manifestName: text) else { return nil }
+            format = stated
+        } else {
+            guard let guessed = ImageFormat(fileExtension: URL(fileURLWithPath: element.name).pathExtension) else {
+                return nil
+            }
+            format = guessed
+        }
+        let swaps = orientation.swapsWidthAndHeight
+        return ImageHeader(format: format, storedWidth: swaps ? height : width,
+                           storedHeight: swaps ? width : height, orientation: orientation)
     }
 
-    /// One element of the list, read without ever failing: anything that
-    /// is not a name or an object with a name is `.skipped`.
-    private enum Element: Decodable {
-        case entry(Entry)
-        case skipped
-
-        private enum Keys: String, CodingKey { case name, width, height, orientation, format }
-
-        init(from decoder: any Decoder) {
-            if let name = try? decoder.singleValueContainer().decode(String.self) {
-                self = name.isEmpty ? .skipped : .entry(Entry(id: ImageID(name), header: nil))
-                return
-            }
-            guard let object = try? decoder.container(keyedBy: Keys.self),
-                  let name = try? object.decode(String.self, forKey: .name), !name.isEmpty else {
-                self = .skipped
-                return
-            }
-            self = .entry(Entry(id: ImageID(name), header: Self.header(of: object, named: name)))
-        }
-
-        /// The header an entry states: its shown size turned back into the
-        /// stored size its orientation implies; `nil` when any of it is
-        /// missing or unusable.
-        private static func header(of object: KeyedDecodingContainer<Keys>, named name: String) -> ImageHeader? {
-            guard let width = whole(object, .width, in: 1...maximumSide),
-                  let height = whole(object, .height, in: 1...maximumSide) else { return nil }
-            var orientation = ImageOrientation.up
-            if object.contains(.orientation) {
-                guard let number = whole(object, .orientation, in: 1...8),
-                      let stated = ImageOrientation(rawValue: number) else { return nil }
-                orientation = stated
-            }
-            let format: ImageFormat
-            if object.contains(.format) {
-                guard let text = try? object.decode(String.self, forKey: .format),
-                      let stated = ImageFormat(manifestName: text) else { return nil }
-                format = stated
-            } else {
-                guard let guessed = ImageFormat(fileExtension: URL(fileURLWithPath: name).pathExtension) else {
-                    return nil
-                }
-                format = guessed
-            }
-            let swaps = orientation.swapsWidthAndHeight
-            return ImageHeader(format: format, storedWidth: swaps ? height : width,
-                               storedHeight: swaps ? width : height, orientation: orientation)
-        }
-
-        /// The whole number at `key` when it lies in `range`, else `nil`
-        /// (never a trap: 1e300, 2.5, a string or `true` are all `nil`).
-        private static func whole(_ object: KeyedDecodingContainer<Keys>, _ key: Keys,
-                                  in range: ClosedRange<Int>) -> Int? {
-            guard let value = try? object.decode(Double.self, forKey: key), value.isFinite,
-                  value == value.rounded(), value >= Double(range.lowerBound),
-                  value <= Double(range.upperBound) else { return nil }
-            return Int(value)
-        }
+    /// The whole number `value` when it lies in `range`, else `nil` (never
+    /// a trap: 1e300, 2.5, a string or `true` are all `nil`).
+    private static func whole(_ value: Double?, in range: ClosedRange<Int>) -> Int? {
+        guard let value, value.isFinite, value == value.rounded(), value >= Double(range.lowerBound),
+              value <= Double(range.upperBound) else { return nil }
+        return Int(value)
     }
 }
 

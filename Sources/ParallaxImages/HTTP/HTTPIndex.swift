@@ -1,0 +1,248 @@
+import Foundation
+
+/// The photo names in what a server returns for the index: a JSON manifest
+/// (``ImageManifest``, which also reads nginx's `autoindex_format json`),
+/// nginx's `autoindex_format xml`, an HTML folder listing (nginx's and
+/// Apache's `autoindex`, `python3 -m http.server`), or a text file of one
+/// name per line.
+///
+/// Every parser here is one pass over the bytes (O(n) time and memory):
+/// a listing with 100,000 links or 20 MB of `&amp;` costs what its size
+/// costs and no more. What none of them recognises is one clear error,
+/// never one tile per line of a page that is not a list.
+struct HTTPIndex: Sendable {
+    /// The names, in the index's order, each once, each a single file name
+    /// (``HTTPPhotoName``).
+    var names: [ImageID] = []
+    /// The sizes a manifest states, by name.
+    var headers: [ImageID: ImageHeader] = [:]
+    /// Names the index gave that are not a single file name, with why.
+    var refused: [HTTPImageSource.RefusedName] = []
+
+    /// Why the bytes are not an index, as a phrase following "the index at <url>".
+    struct Failure: Error { var reason: String }
+
+    /// The index in `body`; `isJSONPath`: the index's path ends in `.json`,
+    /// so it must be a manifest (elsewhere a text list whose first name
+    /// starts with `[` is still a list).
+    static func parse(_ body: Data, isJSONPath: Bool) throws(Failure) -> HTTPIndex {
+        let bytes = Array(body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...])
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            do throws(ImageManifest.ParseError) {
+                let manifest = try ImageManifest(json: body)
+                var index = HTTPIndex()
+                for entry in manifest.entries {
+                    let before = index.names.count
+                    index.accept(entry.id.rawValue)
+                    if index.names.count > before, let header = entry.header { index.headers[entry.id] = header }
+                }
+                return index
+            } catch {
+                if isJSONPath || first == UInt8(ascii: "{") { throw Failure(reason: "cannot be read: \(error)") }
+            }
+        }
+        if first == UInt8(ascii: "<") {
+            let opening = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
+            if opening.hasPrefix("<?xml") || opening.hasPrefix("<list") {
+                guard opening.contains("<list") else {
+                    throw Failure(reason: "is an XML document but not a folder listing (nginx's autoindex_format xml has a <list> of <file> elements)")
+                }
+                return try xmlListing(bytes)
+            }
+            return try htmlListing(bytes)
+        }
+        return try textList(bytes)
+    }
+
+    /// How many names were refused (``refused`` keeps the first 1,000).
+    var refusedCount = 0
+    private var seen: Set<String> = []
+
+    /// Takes `name` if it is a single file name not seen before; records
+    /// why not otherwise.
+    private mutating func accept(_ name: String) {
+        if let reason = HTTPPhotoName.refusal(of: name) {
+            if refused.count < 1_000 { refused.append(.init(name: name, reason: reason)) }
+            refusedCount += 1
+            return
+        }
+        guard seen.insert(name).inserted else { return }
+        names.append(ImageID(name))
+    }
+
+    // MARK: Text
+
+    /// One name per line, trimmed; blank lines skipped. A list where most
+    /// lines are not file names is not a list.
+    static func textList(_ bytes: [UInt8]) throws(Failure) -> HTTPIndex {
+        var index = HTTPIndex(), lines = 0
+        var start = 0
+        func take(_ line: ArraySlice<UInt8>, into index: inout HTTPIndex, lines: inout Int) {
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return }
+            lines += 1
+            index.accept(text)
+        }
+        for position in bytes.indices where bytes[position] == 0x0A || bytes[position] == 0x0D {
+            take(bytes[start..<position], into: &index, lines: &lines)
+            start = position + 1
+        }
+        take(bytes[start...], into: &index, lines: &lines)
+        if lines > 0, index.refusedCount * 2 > lines {
+            throw Failure(reason: "is not a list of photo names: \(index.refusedCount) of its \(lines) lines are not file names (the first: \(index.refused.first.map { "\"\($0.name.prefix(60))\", \($0.reason)" } ?? "?"))")
+        }
+        return index
+    }
+
+    // MARK: HTML
+
+    /// The `href`s of an HTML folder listing that name a photo in the folder
+    /// itself: relative (optionally `./`), no scheme, sub-folder, query or
+    /// fragment, a JPEG or PNG extension; character references and
+    /// percent-escapes decoded once each.
+    static func htmlListing(_ bytes: [UInt8]) throws(Failure) -> HTTPIndex {
+        var index = HTTPIndex(), links = 0
+        var position = 0
+        let count = bytes.count
+        while position + 4 < count {
+            // "href", in any case.
+            guard bytes[position] | 0x20 == UInt8(ascii: "h"), bytes[position + 1] | 0x20 == UInt8(ascii: "r"),
+                  bytes[position + 2] | 0x20 == UInt8(ascii: "e"), bytes[position + 3] | 0x20 == UInt8(ascii: "f") else {
+                position += 1
+                continue
+            }
+            position += 4
+            while position < count, isSpace(bytes[position]) { position += 1 }
+            guard position < count, bytes[position] == UInt8(ascii: "=") else { continue }
+            position += 1
+            while position < count, isSpace(bytes[position]) { position += 1 }
+            guard position < count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else { continue }
+            let quote = bytes[position]
+            position += 1
+            let start = position
+            while position < count, bytes[position] != quote { position += 1 }
+            guard position < count else { break }
+            links += 1
+            var link = decodingCharacterReferences(bytes[start..<position])
+            position += 1
+            if link.hasPrefix("./") { link.removeFirst(2) }
+            guard !link.contains("/"), !link.contains(":"), !link.contains("?"), !link.hasPrefix("#"),
+                  let name = link.removingPercentEncoding, !name.isEmpty,
+                  FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else {
+                // A link that climbs or leaves the folder is refused by name, so the user hears of it.
+                let decoded = link.removingPercentEncoding ?? link
+                if FolderImageSource.extensions.contains(URL(fileURLWithPath: decoded).pathExtension.lowercased()),
+                   !link.contains(":"), !link.contains("?") {
+                    index.accept(decoded)
+                }
+                continue
+            }
+            index.accept(name)
+        }
+        if index.names.isEmpty, index.refusedCount == 0, !isFolderListing(bytes) {
+            throw Failure(reason: links == 0
+                ? "is an HTML page with no links, not a folder listing (a login or error page?)"
+                : "is an HTML page whose \(links) links name no JPEG or PNG file in the folder, not a folder listing (a login or error page?)")
+        }
+        return index
+    }
+
+    /// Whether an HTML page calls itself a folder listing ("Index of /…",
+    /// "Directory listing for /…"), so that an empty folder is an empty
+    /// list, not an error.
+    private static func isFolderListing(_ bytes: [UInt8]) -> Bool {
+        let head = String(decoding: bytes.prefix(2_048), as: UTF8.self).lowercased()
+        return head.contains("index of /") || head.contains("directory listing for")
+    }
+
+    // MARK: XML (nginx `autoindex_format xml`)
+
+    /// The `<file>` elements of nginx's XML listing with a photo extension;
+    /// `<directory>` and other files are skipped.
+    static func xmlListing(_ bytes: [UInt8]) throws(Failure) -> HTTPIndex {
+        var index = HTTPIndex()
+        let open = Array("<file".utf8), close = Array("</file>".utf8)
+        var position = 0
+        let count = bytes.count
+        while position + open.count <= count {
+            guard bytes[position] == UInt8(ascii: "<"), bytes[position..<position + open.count].elementsEqual(open),
+                  position + open.count < count,
+                  bytes[position + open.count] == UInt8(ascii: ">") || isSpace(bytes[position + open.count]) else {
+                position += 1
+                continue
+            }
+            position += open.count
+            while position < count, bytes[position] != UInt8(ascii: ">") { position += 1 }
+            position += 1
+            let start = position
+            while position < count, bytes[position] != UInt8(ascii: "<") { position += 1 }
+            guard position + close.count <= count, bytes[position..<position + close.count].elementsEqual(close) else {
+                throw Failure(reason: "is a malformed XML listing (a <file> element without its </file>)")
+            }
+            let name = decodingCharacterReferences(bytes[start..<position])
+            position += close.count
+            guard FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else { continue }
+            index.accept(name)
+        }
+        return index
+    }
+
+    // MARK: Shared
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
+
+    /// `text` with HTML's and XML's character references decoded: the five
+    /// named ones listings use (`&amp;` and the like) and numeric ones
+    /// (`&#39;`, `&#x27;`); anything else is kept as written. One pass.
+    static func decodingCharacterReferences<Bytes: Collection<UInt8>>(_ text: Bytes) -> String
+    where Bytes.Index == Int {
+        guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
+        var result: [UInt8] = []
+        result.reserveCapacity(text.count)
+        var position = text.startIndex
+        let end = text.endIndex
+        while position < end {
+            let byte = text[position]
+            guard byte == UInt8(ascii: "&") else {
+                result.append(byte)
+                position += 1
+                continue
+            }
+            // A reference is at most 10 bytes before its ';'.
+            var semicolon = position + 1
+            while semicolon < end, semicolon - position <= 11, text[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+            guard semicolon < end, text[semicolon] == UInt8(ascii: ";"),
+                  let decoded = reference(String(decoding: text[(position + 1)..<semicolon], as: UTF8.self)) else {
+                result.append(byte)
+                position += 1
+                continue
+            }
+            result.append(contentsOf: Array(decoded.utf8))
+            position = semicolon + 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func reference(_ entity: String) -> String? {
+        switch entity {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            let scalar: UInt32?
+            if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                scalar = UInt32(entity.dropFirst(2), radix: 16)
+            } else if entity.hasPrefix("#") {
+                scalar = UInt32(entity.dropFirst())
+            } else {
+                scalar = nil
+            }
+            return scalar.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one rule for turning a photo's name from a listing or a manifest
+/// into a URL: a name is a single path segment under the source's base URL,
+/// or it is refused.
+///
+/// Names come from the server, so they are treated as hostile: `../x.jpg`,
+/// `a/b.jpg`, `..%2Fsecret.jpg`, `%2e%2e`, `http://elsewhere/x.jpg` or a
+/// name with a NUL would otherwise make the gallery ask for a file outside
+/// the folder the user named (nginx, for one, decodes `%2F` in a request
+/// path and serves `/photos/..%2Fsecret.jpg` from outside `/photos/`).
+/// Checking the name once, before any request, and then encoding every
+/// byte that is not plainly safe keeps every URL the source forms under
+/// its base.
+enum HTTPPhotoName {
+    /// Why `name` cannot be a photo's name, or `nil` when it can: it must be
+    /// non-empty, at most 1,024 bytes, free of control characters, and —
+    /// both as written and after percent-decoding, however many times — not
+    /// `.` or `..` and without `/`, `\` or NUL.
+    static func refusal(of name: String) -> String? {
+        guard !name.isEmpty else { return "an empty name" }
+        guard name.utf8.count <= 1_024 else { return "a name over 1,024 bytes" }
+        var form = name
+        // A server that decodes twice must not find a separator either: decode until nothing changes.
+        for _ in 0..<4 {
+            if let reason = refusalOfDecoded(form) { return reason }
+            guard let decoded = form.removingPercentEncoding, decoded != form else { return nil }
+            form = decoded
+        }
+        return "a name that stays percent-encoded after four decodings"
+    }
+
+    private static func refusalOfDecoded(_ form: String) -> String? {
+        if form == "." || form == ".." { return "not a file name (\"\(form)\")" }
+        for scalar in form.unicodeScalars {
+            switch scalar {
+            case "/", "\\": return "a path, not a single file name"
+            case "\u{0}": return "a name with a NUL byte"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { return "a name with a control character" }
+            }
+        }
+        return nil
+    }
+
+    /// The characters left as they are in a path segment: RFC 3986's
+    /// unreserved ones. Everything else, `%` included, is percent-encoded.
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The URL of `name` under `base`: `base` (as a folder) plus the name as
+    /// one encoded segment, checked to be on the base's origin and under its
+    /// path; `nil` for a refused name or a URL that would leave the base.
+    static func url(for name: String, under base: URL) -> URL? {
+        guard refusal(of: name) == nil,
+              let segment = name.addingPercentEncoding(withAllowedCharacters: unreserved),
+              let url = url(base, appendingEncodedPath: segment) else { return nil }
+        return isUnder(url, base: base) ? url : nil
+    }
+
+    /// `base` with an already percent-encoded relative path added to its
+    /// path, keeping any query; the base path is treated as a folder.
+    static func url(_ base: URL, appendingEncodedPath encodedPath: String) -> URL? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else { return nil }
+        var path = components.percentEncodedPath
+        if !path.hasSuffix("/") { path += "/" }
+        components.percentEncodedPath = path + encodedPath
+        components.fragment = nil
+        return components.url
+    }
+
+    /// Whether `url` has `base`'s scheme, host and port and a path inside
+    /// `base`'s folder with no `.` or `..` segment.
+    static func isUnder(_ url: URL, base: URL) -> Bool {
+        guard let target = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              let folder = URLComponents(url: base, resolvingAgainstBaseURL: true),
+              target.scheme?.lowercased() == folder.scheme?.lowercased(),
+              target.host?.lowercased() == folder.host?.lowercased(), target.port == folder.port else { return false }
+        var basePath = folder.percentEncodedPath
+        if !basePath.hasSuffix("/") { basePath += "/" }
+        let path = target.percentEncodedPath
+        guard path.hasPrefix(basePath) else { return false }
+        let segments = path.dropFirst(basePath.count).split(separator: "/", omittingEmptySubsequences: false)
+        return !segments.contains { segment in
+            let decoded = String(segment).removingPercentEncoding ?? String(segment)
+            return decoded == "." || decoded == ".."
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import ParallaxCore
+@testable import ParallaxImages
+
+/// What a hostile index or server cannot make `HTTPImageSource` do: fetch
+/// outside the folder the user named, follow a redirect to another origin
+/// or scheme, or turn a page that is not a listing into tiles. Every case
+/// runs against a `LoopbackHTTPServer`, whose log of request targets shows
+/// what was really asked for.
+@Suite("HTTP image source stays where the user pointed it", .timeLimit(.minutes(1)))
+struct HTTPSafetyTests {
+    static let secret = Data("secret".utf8)
+
+    @Test func namesThatClimbOutOfTheFolderAreRefusedAndNeverRequested() async throws {
+        // A manifest and a listing naming files outside /photos/, every way we know to spell it.
+        let hostileNames = ["../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "..\\secret.jpg",
+                            "/etc/passwd.jpg", "http://127.0.0.1:9/x.jpg", "sub/x.jpg", "..", ".", "%2e%2e",
+                            "a\u{0}.jpg", "%252e%252e%252fsecret.jpg", "line\nbreak.jpg"]
+        let manifest = try JSONSerialization.data(withJSONObject: ["images": hostileNames + ["good.jpg"]])
+        let server = try LoopbackHTTPServer(routes: ["/photos/photos.json": manifest, "/photos/good.jpg": Data("ok".utf8),
+                                                     "/secret.jpg": Self.secret])
+        defer { server.stop() }
+        let base = try #require(URL(string: "photos/", relativeTo: server.baseURL)?.absoluteURL)
+        let source = try HTTPImageSource(baseURL: base, indexPath: "photos.json", maximumAttempts: 1)
+        #expect(try await source.imageIDs() == ["good.jpg"])
+        #expect(source.refusedNameCount == hostileNames.count)
+        #expect(Set(source.refusedNames.map(\.name)) == Set(hostileNames))
+        #expect(source.refusedNames.first { $0.name == "../secret.jpg" }?.reason == "a path, not a single file name")
+        // Asking for them directly is refused before any request, with the reason.
+        for name in hostileNames {
+            await #expect(throws: ImageSourceError.self, "\(name)") { try await source.data(for: ImageID(name)) }
+            await #expect(throws: ImageSourceError.self, "\(name)") { try await source.header(for: ImageID(name)) }
+            #expect(await source.fingerprint(for: ImageID(name)) == nil)
+        }
+        do {
+            _ = try await source.data(for: "../secret.jpg")
+        } catch {
+            #expect(error.description.contains("not requested: the name is a path, not a single file name"), "\(error)")
+        }
+        #expect(try await source.data(for: "good.jpg") == Data("ok".utf8))
+        // The server's log: the manifest and the good photo, nothing else.
+        #expect(server.requestedTargets == ["/photos/photos.json", "/photos/good.jpg"])
+    }
+
+    @Test func anHTMLListingThatLinksOutsideTheFolderGivesOnlyItsOwnPhotos() async throws {
+        let listing = """
+            <html><head><title>Index of /photos/</title></head><body><pre>
+            <a href="../">../</a>
+            <a href="%2e%2e%2fsecret.jpg">sneaky</a>
+            <a href="..%2Fsecret.jpg">sneakier</a>
+            <a href="good.jpg">good.jpg</a>
+            </pre></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/photos/": Data(listing.utf8), "/secret.jpg": Self.secret,
+                                                     "/photos/good.jpg": Data("ok".utf8)])
+        defer { server.stop() }
+        let base = try #require(URL(string: "photos/", relativeTo: server.baseURL)?.absoluteURL)
+        let source = try HTTPImageSource(baseURL: base, indexPath: "", maximumAttempts: 1)
+        #expect(try await source.imageIDs() == ["good.jpg"])
+        #expect(source.refusedNames.map(\.name) == ["../secret.jpg", "../secret.jpg"])
+        #expect(!server.requestedTargets.contains { $0.lowercased().contains("secret") })
+    }
+
+    @Test func redirectsStayOnTheOriginUnlessNamed() async throws {
+        let elsewhere = try LoopbackHTTPServer(routes: ["/x.jpg": Data(count: 914_024)])
+        defer { elsewhere.stop() }
+        let server = try LoopbackHTTPServer(routes: ["/moved/a.jpg": Data("same origin".utf8)])
+        server.hostile = ["/a.jpg": .redirect(to: "/moved/a.jpg"),
+                          "/away.jpg": .redirect(to: "\(elsewhere.baseURL.absoluteString)x.jpg"),
+                          "/file.jpg": .redirect(to: "file:///etc/passwd"),
+                          "/ftp.jpg": .redirect(to: "ftp://127.0.0.1/x.jpg")]
+        defer { server.stop() }
+        let source = try HTTPImageSource(baseURL: server.baseURL, maximumAttempts: 3)
+        #expect(try await source.data(for: "a.jpg") == Data("same origin".utf8))
+        for (name, words) in [("away.jpg", "redirected to another origin (http://127.0.0.1:\(elsewhere.port))"),
+                              ("file.jpg", "redirected to file:///etc/passwd, which is not an http or https URL"),
+                              ("ftp.jpg", "which is not an http or https URL")] {
+            do {
+                _ = try await source.data(for: ImageID(name))
+                Issue.record("\(name) was followed")
+            } catch {
+                #expect(error.description.contains(words), "\(error)")
+            }
+            // Refused, not retried.
+            #expect(server.requestCount(for: "/\(name)") == 1, "\(name)")
+        }
+        #expect(elsewhere.requestedTargets.isEmpty)
+        // Named, the other origin is followed.
+        let trusting = try HTTPImageSource(baseURL: server.baseURL, maximumAttempts: 1,
+                                           redirects: .allowing([elsewhere.baseURL]))
+        #expect(try await trusting.data(for: "away.jpg").count == 914_024)
+        #expect(elsewhere.requestedTargets == ["/x.jpg"])
+        #expect(throws: ImageSourceError.self) { try HTTPImageSource(baseURL: URL(fileURLWithPath: "/tmp")) }
+    }
+
+    @Test func nginxJSONAndXMLListingsGiveTheirPhotoFilesOnly() throws {
+        let json = """
+            [
+            { "name":"sub", "type":"directory", "mtime":"Wed, 25 Nov 2026 10:00:00 GMT" },
+            { "name":"a.jpg", "type":"file", "mtime":"Wed, 25 Nov 2026 10:00:00 GMT", "size":1234 },
+            { "name":"notes.txt", "type":"file", "mtime":"Wed, 25 Nov 2026 10:00:00 GMT", "size":12 },
+            { "name":"b &amp; c.PNG", "type":"file", "mtime":"Wed, 25 Nov 2026 10:00:00 GMT", "size":99 },
+            { "name":"link.jpg", "type":"other", "mtime":"Wed, 25 Nov 2026 10:00:00 GMT" }
+            ]
+            """
+        #expect(try HTTPIndex.parse(Data(json.utf8), isJSONPath: false).names == ["a.jpg", "b &amp; c.PNG"])
+        let xml = """
+            <?xml version="1.0"?>
+            <list>
+            <directory mtime="2026-11-25T10:00:00Z">sub</directory>
+            <file mtime="2026-11-25T10:00:00Z" size="1234">a.jpg</file>
+            <file mtime="2026-11-25T10:00:00Z" size="12">notes.txt</file>
+            <file mtime="2026-11-25T10:00:00Z" size="99">b &amp; c.png</file>
+            <file mtime="2026-11-25T10:00:00Z" size="1">..&#x2F;secret.jpg</file>
+            </list>
+            """
+        let index = try HTTPIndex.parse(Data(xml.utf8), isJSONPath: false)
+        #expect(index.names == ["a.jpg", "b & c.png"])
+        #expect(index.refused.map(\.name) == ["../secret.jpg"])
+    }
+
+    @Test func whatIsNotAnIndexIsOneClearError() async throws {
+        let login = "<!DOCTYPE html><html><body><form action=\"/login\"><input name=user></form><a href=\"/help\">help</a></body></html>"
+        let xml = "<?xml version=\"1.0\"?><rss><channel></channel></rss>"
+        let garbage = String(repeating: "GET /not/a/name HTTP/1.1\n", count: 51)
+        let server = try LoopbackHTTPServer(routes: ["/login/": Data(login.utf8), "/rss/": Data(xml.utf8),
+                                                     "/junk/index.txt": Data(garbage.utf8),
+                                                     "/empty/": Data("<html><title>Index of /empty/</title><a href=\"../\">../</a></html>".utf8)])
+        defer { server.stop() }
+        func reason(_ folder: String, _ index: String = "") async throws -> String {
+            let base = try #require(URL(string: folder, relativeTo: server.baseURL)?.absoluteURL)
+            do {
+                _ = try await HTTPImageSource(baseURL: base, indexPath: index, maximumAttempts: 1).imageIDs()
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(try await reason("login/").contains("name no JPEG or PNG file in the folder, not a folder listing (a login or error page?)"))
+        #expect(try await reason("rss/").contains("is an XML document but not a folder listing"))
+        #expect(try await reason("junk/", "index.txt").contains("is not a list of photo names: 51 of its 51 lines are not file names"))
+        // An empty folder's listing is an empty list, not an error.
+        let empty = try #require(URL(string: "empty/", relativeTo: server.baseURL)?.absoluteURL)
+        #expect(try await HTTPImageSource(baseURL: empty, indexPath: "").imageIDs() == [])
+    }
+
+    @Test func photoNamesOverRandomBytesAreOneSegmentUnderTheBaseOrRefused() throws {
+        var rng = SplitMix64(seed: 23)
+        let base = try #require(URL(string: "http://127.0.0.1:8080/photos/"))
+        let alphabet = Array("ab./\\%2eEfF\u{0}\n :?#&;é..".unicodeScalars)
+        for _ in 0..<5_000 {
+            var name = ""
+            for _ in 0..<Int.random(in: 1...12, using: &rng) {
+                name.unicodeScalars.append(alphabet[Int.random(in: 0..<alphabet.count, using: &rng)])
+            }
+            let refusal = HTTPPhotoName.refusal(of: name)
+            guard let url = HTTPPhotoName.url(for: name, under: base) else {
+                #expect(refusal != nil, "\(name.debugDescription) has a URL of nil but no refusal")
+                continue
+            }
+            #expect(refusal == nil)
+            #expect(HTTPPhotoName.isUnder(url, base: base), "\(url)")
+            // One segment, which decodes back to the name exactly.
+            let segments = url.path.split(separator: "/", omittingEmptySubsequences: false)
+            let encoded = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath)
+            #expect(encoded.hasPrefix("/photos/") && !encoded.dropFirst("/photos/".count).contains("/"), "\(encoded)")
+            #expect(String(encoded.dropFirst("/photos/".count)).removingPercentEncoding == name, "\(segments)")
+        }
+    }
+
+    @Test func retryAfterDatesMatchFoundationsReading() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var rng = SplitMix64(seed: 9110)
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: TimeInterval(Int.random(in: -2_000_000_000...5_000_000_000, using: &rng)))
+            let text = formatter.string(from: date)
+            #expect(HTTPRetryPolicy.httpDate(text) == date, "\(text)")
+        }
+        for bad in ["", "Sun, 06 Nov 1994 08:49:37", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT",
+                    "Sun, 06 Nox 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT"] {
+            #expect(HTTPRetryPolicy.httpDate(bad) == nil, "\(bad)")
+        }
+    }
+}
