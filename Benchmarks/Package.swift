@@ -53,4 +53,13 @@ package.targets.append(
         path: "Tools/ThumbnailBenchmark"
     )
 )
+// Image indexes (HTML listings, manifests) read over loopback HTTP, in a
+// fresh process each: scripts/bench-index.sh.
+package.targets.append(
+    .executableTarget(
+        name: "index-benchmark",
+        dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
+        path: "Tools/IndexBenchmark"
+    )
+)
 #endif

@@ -186,3 +186,17 @@ struct HTTPSafetyTests {
         }
     }
 }
+
+@Suite("File name extensions")
+struct FileNameExtensionTests {
+    @Test func theExtensionIsReadFromTheNameAloneAsFoundationReadsIt() {
+        for (name, expected) in [("a.JPG", "jpg"), ("a.b.png", "png"), ("photo", ""), (".hidden", ""), ("a.", ""),
+                                 ("dir.d/file", ""), ("dir/file.jpeg", "jpeg"), ("x.tar.gz/", "gz"), ("", ""),
+                                 ("é.JpEg", "jpeg"), ("..", ""), ("a..png", "png")] {
+            #expect(FileNameExtension.of(name) == expected, "\(name)")
+            if !name.isEmpty, !name.hasSuffix("."), name != ".." {
+                #expect(URL(fileURLWithPath: "/x/" + name).pathExtension.lowercased() == expected, "\(name)")
+            }
+        }
+    }
+}

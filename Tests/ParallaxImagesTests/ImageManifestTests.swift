@@ -130,4 +130,74 @@ struct ImageManifestTests {
             }
         }
     }
+
+    /// The one-pass reader against Foundation's `JSONSerialization` as the
+    /// oracle: random manifests with escapes, non-ASCII names, nested
+    /// values and keys to skip, numbers in every spelling, written by
+    /// `JSONSerialization` (so the bytes are valid JSON), must give the
+    /// entries the oracle's tree implies.
+    @Test func theOnePassReaderAgreesWithJSONSerialization() throws {
+        var rng = SplitMix64(seed: 50)
+        let pieces = ["a", "é", "\\", "\"", "/", "\n", "\u{1F600}", " ", "x.jpg", ".png", "\u{7F}", "日本"]
+        func name() -> String {
+            (0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &rng)] }.joined()
+        }
+        func number() -> Any {
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: return Int.random(in: -5...5_000, using: &rng)
+            case 1: return Double(Int.random(in: 1...5_000, using: &rng)) + 0.5
+            case 2: return 1e300
+            case 3: return "4032"
+            case 4: return [1, [2, ["deep": [3]]]] as [Any]
+            default: return NSNull()
+            }
+        }
+        for _ in 0..<300 {
+            var list: [Any] = []
+            for _ in 0..<Int.random(in: 0...30, using: &rng) {
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: list.append(name())
+                case 1: list.append(number())
+                default:
+                    var object: [String: Any] = ["extra": ["nested": [name(), ["k": number()]]]]
+                    if Bool.random(using: &rng) { object["name"] = name() }
+                    if Bool.random(using: &rng) { object["width"] = number() }
+                    if Bool.random(using: &rng) { object["height"] = number() }
+                    if Bool.random(using: &rng) { object["orientation"] = Int.random(in: 0...9, using: &rng) }
+                    if Bool.random(using: &rng) { object["format"] = ["png", "jpeg", "gif", 7][Int.random(in: 0..<4, using: &rng)] }
+                    list.append(object)
+                }
+            }
+            let root: Any = Bool.random(using: &rng) ? list : ["before": [1, 2], "images": list, "after": "x"]
+            let data = try JSONSerialization.data(withJSONObject: root)
+            let manifest = try ImageManifest(json: data)
+            // The oracle: Foundation's tree, read by the manifest's rules.
+            var expected: [ImageID] = [], seen: Set<String> = []
+            let parsed = try JSONSerialization.jsonObject(with: data)
+            let elements = (parsed as? [Any]) ?? ((parsed as? [String: Any])?["images"] as? [Any]) ?? []
+            for element in elements {
+                let entryName = (element as? String) ?? ((element as? [String: Any])?["name"] as? String)
+                guard let entryName, !entryName.isEmpty, seen.insert(entryName).inserted else { continue }
+                expected.append(ImageID(entryName))
+            }
+            #expect(manifest.imageIDs == expected, "\(String(decoding: data, as: UTF8.self))")
+            for entry in manifest.entries {
+                guard let header = entry.header else { continue }
+                #expect(header.width >= 1 && header.height >= 1 && header.width <= ImageManifest.maximumSide)
+            }
+        }
+    }
+
+    @Test func deepNestingAndTruncationAreErrorsNotCrashes() throws {
+        let deep = "{\"skip\": " + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + ", \"images\": [\"a.jpg\"]}"
+        #expect(try ImageManifest(json: Data(deep.utf8)).imageIDs == ["a.jpg"])
+        let open = String(repeating: "[", count: 200_000)
+        #expect(throws: ImageManifest.ParseError.self) { try ImageManifest(json: Data(open.utf8)) }
+        let text = "{\"images\": [{\"name\": \"a\\u00e9.jpg\", \"width\": 4, \"height\": 3}, \"b\\ud83d\\ude00.jpg\"]}"
+        let manifest = try? ImageManifest(json: Data(text.utf8))
+        #expect(manifest?.imageIDs == ["aé.jpg", "b😀.jpg"])
+        for cut in stride(from: 1, to: text.utf8.count, by: 3) {
+            #expect(throws: ImageManifest.ParseError.self, "\(cut)") { try ImageManifest(json: Data(text.utf8.prefix(cut))) }
+        }
+    }
 }

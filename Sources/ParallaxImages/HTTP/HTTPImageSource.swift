@@ -154,7 +154,7 @@ public struct HTTPImageSource: ImageSource {
         }
         let index: HTTPIndex
         do throws(HTTPIndex.Failure) {
-            index = try HTTPIndex.parse(body, isJSONPath: URL(fileURLWithPath: indexPath).pathExtension.lowercased() == "json")
+            index = try HTTPIndex.parse(body, isJSONPath: FileNameExtension.of(indexPath) == "json")
         } catch {
             throw .unavailable("the image index at \(url.absoluteString) \(error.reason)")
         }

@@ -26,33 +26,38 @@ struct HTTPIndex: Sendable {
     /// so it must be a manifest (elsewhere a text list whose first name
     /// starts with `[` is still a list).
     static func parse(_ body: Data, isJSONPath: Bool) throws(Failure) -> HTTPIndex {
-        let bytes = Array(body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...])
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let content = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+        let first = content.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             do throws(ImageManifest.ParseError) {
-                let manifest = try ImageManifest(json: body)
                 var index = HTTPIndex()
-                for entry in manifest.entries {
-                    let before = index.names.count
-                    index.accept(entry.id.rawValue)
-                    if index.names.count > before, let header = entry.header { index.headers[entry.id] = header }
+                try ImageManifest.forEachEntry(inJSON: body) { entry in
+                    if index.accept(entry.id.rawValue), let header = entry.header { index.headers[entry.id] = header }
                 }
+                index.seen = []
                 return index
             } catch {
                 if isJSONPath || first == UInt8(ascii: "{") { throw Failure(reason: "cannot be read: \(error)") }
             }
         }
+        let bytes = Array(content)
+        var index: HTTPIndex
         if first == UInt8(ascii: "<") {
-            let opening = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
+            let opening = String(decoding: bytes.prefix(512), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             if opening.hasPrefix("<?xml") || opening.hasPrefix("<list") {
                 guard opening.contains("<list") else {
                     throw Failure(reason: "is an XML document but not a folder listing (nginx's autoindex_format xml has a <list> of <file> elements)")
                 }
-                return try xmlListing(bytes)
+                index = try xmlListing(bytes)
+            } else {
+                index = try htmlListing(bytes)
             }
-            return try htmlListing(bytes)
+        } else {
+            index = try textList(bytes)
         }
-        return try textList(bytes)
+        index.seen = []
+        return index
     }
 
     /// How many names were refused (``refused`` keeps the first 1,000).
@@ -60,15 +65,17 @@ struct HTTPIndex: Sendable {
     private var seen: Set<String> = []
 
     /// Takes `name` if it is a single file name not seen before; records
-    /// why not otherwise.
-    private mutating func accept(_ name: String) {
+    /// why not otherwise. Returns whether it was taken.
+    @discardableResult
+    private mutating func accept(_ name: String) -> Bool {
         if let reason = HTTPPhotoName.refusal(of: name) {
             if refused.count < 1_000 { refused.append(.init(name: name, reason: reason)) }
             refusedCount += 1
-            return
+            return false
         }
-        guard seen.insert(name).inserted else { return }
+        guard seen.insert(name).inserted else { return false }
         names.append(ImageID(name))
+        return true
     }
 
     // MARK: Text
@@ -127,13 +134,13 @@ struct HTTPIndex: Sendable {
             var link = decodingCharacterReferences(bytes[start..<position])
             position += 1
             if link.hasPrefix("./") { link.removeFirst(2) }
-            guard !link.contains("/"), !link.contains(":"), !link.contains("?"), !link.hasPrefix("#"),
-                  let name = link.removingPercentEncoding, !name.isEmpty,
-                  FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else {
+            let plain = !link.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") }
+            guard plain, !link.hasPrefix("#"), let name = link.removingPercentEncoding, !name.isEmpty,
+                  FileNameExtension.isPhoto(name) else {
                 // A link that climbs or leaves the folder is refused by name, so the user hears of it.
                 let decoded = link.removingPercentEncoding ?? link
-                if FolderImageSource.extensions.contains(URL(fileURLWithPath: decoded).pathExtension.lowercased()),
-                   !link.contains(":"), !link.contains("?") {
+                if FileNameExtension.isPhoto(decoded),
+                   !link.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") }) {
                     index.accept(decoded)
                 }
                 continue
@@ -182,7 +189,7 @@ struct HTTPIndex: Sendable {
             }
             let name = decodingCharacterReferences(bytes[start..<position])
             position += close.count
-            guard FolderImageSource.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else { continue }
+            guard FileNameExtension.isPhoto(name) else { continue }
             index.accept(name)
         }
         return index

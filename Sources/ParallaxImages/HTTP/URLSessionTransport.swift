@@ -102,6 +102,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private var expected: Int64?
         private var response: HTTPURLResponse?
         private var finished = false
+        private var completed = false
         private var continuation: CheckedContinuation<Outcome, Never>?
         private var early: Outcome?
 
@@ -126,6 +127,15 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             return finished
+        }
+
+        /// Whether Foundation has delivered the task's completion: cancelling
+        /// it after that only races swift-corelibs-foundation's own
+        /// clean-up (its task registry traps on a task it already removed).
+        var hasCompleted: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return completed
         }
 
         /// Ends the request with `outcome` unless it already ended. Returns whether this call ended it.
@@ -173,6 +183,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         func completion(_ error: (any Error)?) -> Outcome {
             lock.lock()
             defer { lock.unlock() }
+            completed = true
             let short = !expectsNoBody && (expected.map { Int64(body.count) < $0 } ?? false)
             if let error {
                 if response != nil, short || (error as? URLError)?.code == .networkConnectionLost {
@@ -203,7 +214,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 Self.start(task, for: transfer)
             }
         } onCancel: {
-            if transfer.finish(.failure(.cancelled)) { Self.cancel(task) }
+            if transfer.finish(.failure(.cancelled)) { Self.cancel(task, of: transfer) }
         }
         return try outcome.get()
     }
@@ -225,8 +236,10 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// delivering, and would block a thread of Swift's cooperative pool
     /// anywhere else. The request has already ended through `finish`, so
     /// nothing waits for the cancellation itself.
-    private static func cancel(_ task: URLSessionTask) {
-        DispatchQueue.global(qos: .utility).async { task.cancel() }
+    private static func cancel(_ task: URLSessionTask, of transfer: Transfer) {
+        DispatchQueue.global(qos: .utility).async {
+            if !transfer.hasCompleted { task.cancel() }
+        }
     }
 
     private func register(_ transfer: Transfer?, for identifier: Int) {
@@ -289,7 +302,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(for: dataTask), let failure = transfer.receive(data) else { return }
         transfer.finish(.failure(failure))
-        Self.cancel(dataTask)
+        Self.cancel(dataTask, of: transfer)
     }
 
     /// Never follows: the 3xx itself becomes the task's answer, and the

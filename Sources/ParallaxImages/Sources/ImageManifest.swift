@@ -133,25 +133,28 @@ public struct ImageManifest: Sendable, Hashable {
     ///   is neither an array nor an object with an `images` array.
     /// - Complexity: O(bytes), in one pass (``ManifestJSONReader``).
     public init(json: Data) throws(ParseError) {
-        let list: [ManifestJSONReader.Element]
+        var entries: [Entry] = [], seen: Set<ImageID> = []
+        try Self.forEachEntry(inJSON: json) { entry in
+            if seen.insert(entry.id).inserted { entries.append(entry) }
+        }
+        self.entries = entries
+    }
+
+    /// Calls `body` with each usable entry of the manifest in `json`, in
+    /// order, repeats included, as it is read: what ``init(json:)`` and an
+    /// HTTP index build on without holding a second copy.
+    static func forEachEntry(inJSON json: Data, _ body: (Entry) -> Void) throws(ParseError) {
         do {
-            list = try ManifestJSONReader.entries(in: json)
+            try ManifestJSONReader.forEachElement(in: json) { element in
+                guard !element.name.isEmpty else { return }
+                if let type = element.type {
+                    guard type == "file", FileNameExtension.isPhoto(element.name) else { return }
+                }
+                body(Entry(id: ImageID(element.name), header: header(of: element)))
+            }
         } catch {
             throw ParseError(reason: error.reason)
         }
-        var entries: [Entry] = [], seen: Set<ImageID> = []
-        entries.reserveCapacity(list.count)
-        for element in list where !element.name.isEmpty {
-            if let type = element.type {
-                guard type == "file",
-                      FolderImageSource.extensions.contains(URL(fileURLWithPath: element.name).pathExtension.lowercased())
-                else { continue }
-            }
-            let id = ImageID(element.name)
-            guard seen.insert(id).inserted else { continue }
-            entries.append(Entry(id: id, header: Self.header(of: element)))
-        }
-        self.entries = entries
     }
 
     /// Whether `bytes` look like a manifest rather than a text list or an
@@ -181,7 +184,7 @@ public struct ImageManifest: Sendable, Hashable {
             guard let text = element.format, let stated = ImageFormat(manifestName: text) else { return nil }
             format = stated
         } else {
-            guard let guessed = ImageFormat(fileExtension: URL(fileURLWithPath: element.name).pathExtension) else {
+            guard let guessed = ImageFormat(fileExtension: FileNameExtension.of(element.name)) else {
                 return nil
             }
             format = guessed

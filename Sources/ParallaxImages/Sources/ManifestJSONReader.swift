@@ -17,18 +17,19 @@ struct ManifestJSONReader {
     /// Why the bytes are not a manifest: a phrase for ``ImageManifest/ParseError``.
     struct Failure: Error { var reason: String }
 
-    /// The manifest in `data`: its elements in order, with the ones that
-    /// are not a usable entry dropped (see ``ImageManifest``).
-    static func entries(in data: Data) throws(Failure) -> [Element] {
-        let result: Result<[Element], Failure> = data.withUnsafeBytes { raw in
+    /// Calls `body` with each element of the manifest in `data` that is a
+    /// name or an object with a name, in order, as it is read (nothing is
+    /// kept but what `body` keeps).
+    static func forEachElement(in data: Data, _ body: (Element) -> Void) throws(Failure) {
+        let result: Result<Void, Failure> = data.withUnsafeBytes { raw in
             var reader = ManifestJSONReader(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
-                return .success(try reader.document())
+                return .success(try reader.document(body))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        try result.get()
     }
 
     /// One element of the list, as read.
@@ -49,25 +50,24 @@ struct ManifestJSONReader {
 
     // MARK: The document
 
-    private mutating func document() throws(Failure) -> [Element] {
+    private mutating func document(_ body: (Element) -> Void) throws(Failure) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
-        let elements: [Element]
         switch peek() {
         case UInt8(ascii: "["):
-            elements = try list()
+            try list(body)
         case UInt8(ascii: "{"):
             index += 1
-            var found: [Element]?
+            var found = false
             try members { (reader: inout ManifestJSONReader, key: String) throws(Failure) in
-                if key == "images", found == nil, reader.peek() == UInt8(ascii: "[") {
-                    found = try reader.list()
+                if key == "images", !found, reader.peek() == UInt8(ascii: "[") {
+                    found = true
+                    try reader.list(body)
                 } else {
                     try reader.skipValue()
                 }
             }
-            guard let found else { throw Failure(reason: "is neither a list of images nor an object with an \"images\" list") }
-            elements = found
+            guard found else { throw Failure(reason: "is neither a list of images nor an object with an \"images\" list") }
         case let first? where Array("\"-0123456789tfn".utf8).contains(first):
             throw Failure(reason: "is neither a list of images nor an object with an \"images\" list")
         case _?:
@@ -77,30 +77,28 @@ struct ManifestJSONReader {
         }
         skipWhitespace()
         guard index == bytes.count else { throw Failure(reason: "is not valid JSON (text after the end, at byte \(index))") }
-        return elements
     }
 
     /// `[ element, … ]`, keeping the elements that are a name or an object.
-    private mutating func list() throws(Failure) -> [Element] {
+    private mutating func list(_ body: (Element) -> Void) throws(Failure) {
         index += 1                                                  // [
-        var elements: [Element] = []
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") { index += 1; return elements }
+        if peek() == UInt8(ascii: "]") { index += 1; return }
         while true {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: "\""):
-                elements.append(Element(name: try string()))
+                body(Element(name: try string()))
             case UInt8(ascii: "{"):
                 index += 1
-                if let element = try object() { elements.append(element) }
+                if let element = try object() { body(element) }
             default:
                 try skipValue()
             }
             skipWhitespace()
             switch next() {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return elements
+            case UInt8(ascii: "]"): return
             default: throw syntax("a , or ] in the image list")
             }
         }
