@@ -31,6 +31,11 @@ struct HTTPIndex: Sendable {
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             do throws(ImageManifest.ParseError) {
                 var index = HTTPIndex()
+                // About 50 bytes an entry: room made once, not by doubling a million-entry table.
+                let estimate = min(body.count / 48, 4_000_000)
+                index.names.reserveCapacity(estimate)
+                index.seen.reserveCapacity(estimate)
+                index.headers.reserveCapacity(estimate)
                 try ImageManifest.forEachEntry(inJSON: body) { entry in
                     if index.accept(entry.id.rawValue), let header = entry.header { index.headers[entry.id] = header }
                 }

@@ -24,7 +24,7 @@ enum HTTPPhotoName {
         // A server that decodes twice must not find a separator either: decode until nothing changes.
         for _ in 0..<4 {
             if let reason = refusalOfDecoded(form) { return reason }
-            guard let decoded = form.removingPercentEncoding, decoded != form else { return nil }
+            guard form.utf8.contains(UInt8(ascii: "%")), let decoded = form.removingPercentEncoding, decoded != form else { return nil }
             form = decoded
         }
         return "a name that stays percent-encoded after four decodings"
