@@ -78,10 +78,11 @@ struct HeaderProbeTests {
         let asked = await source.asked
         #expect(await probe.knownCount == 12 && asked.count == 3)
         var published: [ImageID] = []
-        for await update in probe.updates {
-            published.append(update.id)
-            if published.count == 12 { break }
+        for await batch in probe.updates {
+            published += batch.map(\.id)
+            if published.count >= 12 { break }
         }
+        #expect(published.count == 12)
         #expect(Set(published) == Set(ids) && Set(published.prefix(9)) == Set(ids.prefix(9)), "the listed ones first")
     }
 
@@ -98,10 +99,10 @@ struct HeaderProbeTests {
             #expect(header?.width == 10 + index && header?.height == 40 - index % 20)
         }
         var updates = 0
-        for await update in probe.updates {
-            updates += 1
-            #expect(images[update.id] != nil)
-            if updates == 40 { break }
+        for await batch in probe.updates {
+            for update in batch { #expect(images[update.id] != nil) }
+            updates += batch.count
+            if updates >= 40 { break }
         }
         #expect(updates == 40)
     }

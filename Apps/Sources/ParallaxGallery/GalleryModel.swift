@@ -208,7 +208,10 @@ package final class GalleryModel {
     private func startProbingShapes() {
         guard probe == nil, !photos.isEmpty else { return }
         // Ids are unique in every source here; a repeated one takes the first position's shape.
-        itemsByID = Dictionary(photos.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var itemsByID: [ImageID: Int] = [:]
+        itemsByID.reserveCapacity(photos.count)
+        for item in photos.indices.reversed() { itemsByID[photos[item]] = item }   // the first position is written last
+        self.itemsByID = itemsByID
         let probe = HeaderProbe(source: server)
         self.probe = probe
         let ids = photos
@@ -221,7 +224,7 @@ package final class GalleryModel {
         shapeInbox = inbox
         let updates = probe.updates
         Task.detached {
-            for await update in updates { inbox.append(update) }
+            for await batch in updates { inbox.append(batch) }
         }
     }
 
@@ -836,9 +839,9 @@ private final class ShapeInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var updates: [HeaderProbe.Update] = []
 
-    func append(_ update: HeaderProbe.Update) {
+    func append(_ batch: [HeaderProbe.Update]) {
         lock.lock()
-        updates.append(update)
+        updates.append(contentsOf: batch)
         lock.unlock()
     }
 

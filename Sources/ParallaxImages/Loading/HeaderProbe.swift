@@ -13,6 +13,11 @@ import Foundation
 /// result is published on ``updates``, failures included, so a surface can
 /// keep a placeholder shape for a photo whose size it will never know.
 ///
+/// Results are published in batches: a listed million arrive in a few
+/// hundred stream elements rather than a million (each element wakes the
+/// consumer), and the listed headers are kept as the source handed them,
+/// never copied.
+///
 /// Complexity: O(1) per photo queued or read, besides the reads themselves;
 /// ``prioritize(_:)`` is O(ids given).
 public actor HeaderProbe {
@@ -28,11 +33,18 @@ public actor HeaderProbe {
     public nonisolated let source: any ImageSource
     /// Reads under way at most at once.
     public nonisolated let maximumConcurrentReads: Int
-    /// Every header read (or failure), in the order they finish. One stream
-    /// for the probe's life: iterate it from one task.
-    public nonisolated let updates: AsyncStream<Update>
+    /// Every header read (or failure), in batches, in the order they
+    /// finish: the listed headers in batches of up to ``batchSize``, each
+    /// read as a batch of one. One stream for the probe's life: iterate it
+    /// from one task.
+    public nonisolated let updates: AsyncStream<[Update]>
 
-    private let continuation: AsyncStream<Update>.Continuation
+    /// The most updates one published batch holds.
+    public static let batchSize = 8_192
+
+    private let continuation: AsyncStream<[Update]>.Continuation
+    /// The headers the source listed, as it handed them over (shared, not copied).
+    private var listed: [ImageID: ImageHeader] = [:]
     private var queue: [ImageID] = []
     private var queueStart = 0
     private var queued: Set<ImageID> = []
@@ -49,7 +61,7 @@ public actor HeaderProbe {
         self.source = source
         self.maximumConcurrentReads = max(1, maximumConcurrentReads)
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
-        var captured: AsyncStream<Update>.Continuation?
+        var captured: AsyncStream<[Update]>.Continuation?
         updates = AsyncStream(bufferingPolicy: .unbounded) { captured = $0 }
         continuation = captured!
     }
@@ -65,29 +77,49 @@ public actor HeaderProbe {
     public func probe(_ ids: [ImageID]) async {
         if !askedForListed {
             askedForListed = true
-            var listed = await source.listedHeaders()
-            // In the order given (what is on screen first, for a surface that asks so), then the rest.
-            for id in ids {
-                guard let header = listed.removeValue(forKey: id), known[id] == nil, failed[id] == nil else { continue }
-                known[id] = header
-                continuation.yield(Update(id: id, result: .success(header)))
-            }
-            for (id, header) in listed where known[id] == nil && failed[id] == nil {
-                known[id] = header
-                continuation.yield(Update(id: id, result: .success(header)))
-            }
+            listed = await source.listedHeaders()
+            publishListed(firstOf: ids)
         }
-        for id in ids where known[id] == nil && failed[id] == nil && !queued.contains(id) && !reading.contains(id) {
+        // A listed photo costs one lookup here; only the rest are checked further.
+        for id in ids where listed[id] == nil && known[id] == nil && failed[id] == nil && !queued.contains(id)
+            && !reading.contains(id) {
             queue.append(id)
             queued.insert(id)
         }
         pump()
     }
 
+    /// Publishes every listed header: those of `ids` first, in their order
+    /// (what is on screen first, for a surface that asks so), then the rest.
+    private func publishListed(firstOf ids: [ImageID]) {
+        guard !listed.isEmpty else { return }
+        var batch: [Update] = []
+        batch.reserveCapacity(min(listed.count, Self.batchSize))
+        func add(_ id: ImageID, _ header: ImageHeader) {
+            batch.append(Update(id: id, result: .success(header)))
+            if batch.count == Self.batchSize {
+                continuation.yield(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        var published = 0
+        for id in ids {
+            guard let header = listed[id] else { continue }
+            add(id, header)
+            published += 1
+        }
+        // Listed photos the list did not name (rare: a set is made only then).
+        if published < listed.count {
+            let named = Set(ids)
+            for (id, header) in listed where !named.contains(id) { add(id, header) }
+        }
+        if !batch.isEmpty { continuation.yield(batch) }
+    }
+
     /// Moves `ids` (what is on screen, in order) to the front of the queue;
     /// ids not queued yet are queued there.
     public func prioritize(_ ids: [ImageID]) {
-        let wanted = ids.filter { known[$0] == nil && failed[$0] == nil && !reading.contains($0) }
+        let wanted = ids.filter { header(for: $0) == nil && failed[$0] == nil && !reading.contains($0) }
         guard !wanted.isEmpty else { return }
         let front = Set(wanted)
         let rest = queue[queueStart...].filter { !front.contains($0) }
@@ -98,14 +130,14 @@ public actor HeaderProbe {
         pump()
     }
 
-    /// The header of `id`, if it has been read.
-    public func header(for id: ImageID) -> ImageHeader? { known[id] }
+    /// The header of `id`, if it has been read or was listed.
+    public func header(for id: ImageID) -> ImageHeader? { listed[id] ?? known[id] }
 
     /// Why the header of `id` could not be read, if it could not.
     public func failure(for id: ImageID) -> ImageSourceError? { failed[id] }
 
-    /// Photos whose header is read.
-    public var knownCount: Int { known.count }
+    /// Photos whose header is read or was listed.
+    public var knownCount: Int { known.count + listed.count }
 
     /// Returns once nothing is queued or being read.
     public func waitUntilIdle() async {
@@ -120,7 +152,7 @@ public actor HeaderProbe {
             let id = queue[queueStart]
             queueStart += 1
             queued.remove(id)
-            guard known[id] == nil, failed[id] == nil, !reading.contains(id) else { continue }
+            guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { continue }
             reading.insert(id)
             let source = self.source
             Task {
@@ -146,7 +178,7 @@ public actor HeaderProbe {
         case .success(let header): known[id] = header
         case .failure(let error): failed[id] = error
         }
-        continuation.yield(Update(id: id, result: result))
+        continuation.yield([Update(id: id, result: result)])
         pump()
         if reading.isEmpty, queueStart >= queue.count {
             let waiters = idleWaiters
