@@ -45,6 +45,8 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// pipeline read them from there. A download does not make a photo
     /// stored (an HTTP source keeps nothing).
     private var storedIDs: Set<ImageID> = []
+    /// Who waits in ``waitUntilSettled()``.
+    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Requests through `loader`. Give the loader's `source` to let the
     /// placeholder tell stored pictures from ones to download.
@@ -58,6 +60,23 @@ public final class ImageRequester<Target: Hashable & Sendable> {
 
     /// Requests still running.
     public var pendingCount: Int { tasks.count }
+
+    /// Returns once no request is running (``pendingCount`` is 0): every
+    /// view has been told its outcome, or was rebound or cancelled. An
+    /// event, not a poll, so a test (or a screenshot tool) waits exactly as
+    /// long as the work takes, however slow the machine.
+    public func waitUntilSettled() async {
+        guard !tasks.isEmpty else { return }
+        await withCheckedContinuation { settleWaiters.append($0) }
+    }
+
+    /// Wakes ``waitUntilSettled()`` once nothing runs.
+    private func noteSettledIfIdle() {
+        guard tasks.isEmpty, !settleWaiters.isEmpty else { return }
+        let waiters = settleWaiters
+        settleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
 
     /// The thumbnail `target` is bound to, if any.
     public func key(for target: Target) -> ThumbnailKey? { bindings.ticket(for: target)?.key }
@@ -98,6 +117,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
             display(.image(image, fadeDuration: 0))
+            noteSettledIfIdle()
             return
         }
         let knownStored = storedIDs.contains(key.id)
@@ -129,6 +149,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     public func cancel(_ target: Target) {
         tasks.removeValue(forKey: target)?.cancel()
         bindings.unbind(target)
+        noteSettledIfIdle()
     }
 
     /// Cancels every request and forgets which pictures are stored. Call it
@@ -139,6 +160,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         tasks.removeAll()
         bindings.unbindAll()
         storedIDs.removeAll()
+        noteSettledIfIdle()
     }
 
     private func finish(_ result: Result<LoadedImage, ImageLoadingError>, ticket: ImageTicket, target: Target,
@@ -146,6 +168,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
                         display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         guard bindings.accepts(ticket, for: target) else { return }
         tasks[target] = nil
+        defer { noteSettledIfIdle() }
         switch result {
         case .success(let loaded):
             if loaded.origin == .disk { storedIDs.insert(loaded.key.id) }

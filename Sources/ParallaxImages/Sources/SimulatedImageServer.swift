@@ -77,6 +77,16 @@ public actor SimulatedImageServer: ImageSource {
     /// How many downloads are under way.
     public var downloadsInFlight: Int { inFlight }
 
+    /// Returns once at least `count` downloads are under way at the same
+    /// time (at once if they already are): an event to await, for tests and
+    /// tools that must act while a download runs.
+    public func waitUntilDownloading(atLeast count: Int = 1) async {
+        guard inFlight < count else { return }
+        await withCheckedContinuation { downloadWaiters.append((count, $0)) }
+    }
+
+    private var downloadWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
     /// The backing source's header of `id`, at once: the server is taken to
     /// list each photo's size with its name, as a photo service's API does,
     /// so no download (and no latency or failure) is involved.
@@ -125,6 +135,11 @@ public actor SimulatedImageServer: ImageSource {
         downloadCount += 1
         inFlight += 1
         defer { inFlight -= 1 }
+        if !downloadWaiters.isEmpty {
+            let ready = downloadWaiters.filter { $0.count <= inFlight }
+            downloadWaiters.removeAll { $0.count <= inFlight }
+            for waiter in ready { waiter.continuation.resume() }
+        }
         let seed = behavior.seed ^ UInt64(truncatingIfNeeded: id.rawValue.hashValueStable) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
         let unit = Double(Self.splitMix(seed, draw: 1) >> 11) / Double(1 << 53)
         let fails = Double(Self.splitMix(seed, draw: 2) >> 11) / Double(1 << 53) < behavior.failureRate
