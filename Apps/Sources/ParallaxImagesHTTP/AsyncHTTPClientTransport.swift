@@ -221,7 +221,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport, Sendable {
                     return .failure(.tooLarge(declared: nil, limit: limit))
                 }
                 received += piece.readableBytes
-                piece.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+                piece.withUnsafeReadableBytes { bytes in
+                    if let start = bytes.bindMemory(to: UInt8.self).baseAddress { body.append(start, count: bytes.count) }
+                }
             }
             // A cancelled iteration ends without an error.
             if Task.isCancelled { return .failure(.cancelled) }
@@ -313,8 +315,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport, Sendable {
 
     // MARK: Time
 
+    /// `seconds` as a duration: none for zero, negative or NaN, and at most
+    /// 10⁹ s (about 32 years) for anything longer, infinity included.
     static func duration(seconds: TimeInterval) -> Duration {
-        guard seconds.isFinite, seconds > 0 else { return .zero }
+        guard seconds > 0 else { return .zero }
         return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 

@@ -64,6 +64,7 @@ func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer
                                                     maximumBodySize: limit, timeout: deadlineSeconds)))
     }
     let residentBefore = ProcessMemory.resident
+    let sampler = ResidentPeak()
     let outcomes = await withTaskGroup(of: (String, Result<HTTPTransportResponse, HTTPTransportError>, Duration).self) { group in
         for (name, request) in requests {
             group.addTask {
@@ -75,6 +76,7 @@ func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer
         for await outcome in group { outcomes.append(outcome) }
         return outcomes.sorted { $0.0 < $1.0 }
     }
+    let peak = sampler.stop()
     let closed = try await hostile.closedConnections(to: "/endless", count: 3)
     var text = "### 3 endless (\(label)) + 8 photos, \(format(deadlineSeconds, 0)) s deadline, \(limit >> 20) MiB limit\n\n"
     text += "| request | outcome | time (s) | vs deadline |\n|---|---|---:|---:|\n"
@@ -86,7 +88,7 @@ func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer
     let closeLag = closed.compactMap { connection in connection.closedAt.map { seconds($0 - connection.requestAt) } }
     text += "\nServer side: the endless connections were closed after \(closeLag.map { format($0) }.joined(separator: ", ")) s"
     text += " having sent \(sentByEndless).\n"
-    text += "Resident memory: \(mib(residentBefore)) before, \(mib(ProcessMemory.resident)) after, peak so far (VmHWM) \(mib(ProcessMemory.peakResident)).\n\n"
+    text += "Resident memory: \(mib(residentBefore)) before, peak \(mib(peak)) during (read every 5 ms), \(mib(ProcessMemory.resident)) after.\n\n"
     return text
 }
 

@@ -71,7 +71,8 @@ public enum ProcessMemory {
     private static func field(_ name: String) -> Int64 {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
-            let kilobytes = line.dropFirst(name.count).split(separator: " ").first.flatMap { Int64($0) } ?? 0
+            // "VmRSS:\t   12345 kB"
+            let kilobytes = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int64($0) } ?? 0
             return kilobytes * 1024
         }
         return 0
@@ -85,5 +86,42 @@ public func outcome(of transport: some HTTPTransport, _ request: HTTPTransportRe
         return .success(try await transport.send(request))
     } catch {
         return .failure(error)
+    }
+}
+
+/// The highest resident set size seen while it runs: a thread (off the
+/// cooperative pool) reads VmRSS every 5 ms until ``stop()``.
+public final class ResidentPeak: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var peak: Int64 = 0
+    private var running = true
+    private var finished = false
+
+    public init() {
+        peak = ProcessMemory.resident
+        Thread.detachNewThread { [self] in
+            while true {
+                let now = ProcessMemory.resident
+                condition.lock()
+                peak = max(peak, now)
+                if !running {
+                    finished = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                condition.unlock()
+                usleep(5000)
+            }
+        }
+    }
+
+    /// Stops sampling (after one last reading) and returns the peak, in bytes.
+    public func stop() -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        running = false
+        while !finished { condition.wait() }
+        return peak
     }
 }
