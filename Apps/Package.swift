@@ -12,6 +12,7 @@
 //   ParallaxImagesHTTP an AsyncHTTPClient transport for HTTPImageSource on
 //                      Linux (a library product; see its module's doc comment
 //                      for why it lives here)
+//   transport-measure  its figures against nginx (scripts/measure-transport.sh)
 //
 // Apart from ParallaxImagesHTTP nothing here is a library product: the
 // modules share what they need with `package` access. Run from the repository root with `make run` (the

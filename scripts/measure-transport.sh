@@ -3,7 +3,8 @@
 # and a hostile loopback server, in a release build (Apps/Sources/transport-measure).
 # Not part of `make test` or `make bench`: run it by hand after changing the
 # transport. Prints a Markdown report; MEASURE_DEADLINE (seconds, default 10)
-# sets the deadline of the endless-bodies scenario.
+# sets the deadline of the endless-bodies scenario and MEASURE_LIMIT_MIB
+# (default 64, HTTPImageSource's default) the answers' size limit.
 #
 #   scripts/measure-transport.sh [> report.md]
 set -euo pipefail

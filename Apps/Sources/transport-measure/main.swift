@@ -15,7 +15,8 @@ import ParallaxImages
 import ParallaxImagesHTTP
 import ParallaxImagesHTTPTestSupport
 
-let limit = 64 << 20                    // HTTPImageSource's default maximumBodySize
+// HTTPImageSource's default maximumBodySize, or MEASURE_LIMIT_MIB.
+let limit = (Int(ProcessInfo.processInfo.environment["MEASURE_LIMIT_MIB"] ?? "") ?? 64) << 20
 let deadlineSeconds = Double(ProcessInfo.processInfo.environment["MEASURE_DEADLINE"] ?? "") ?? 10
 let clock = ContinuousClock()
 
