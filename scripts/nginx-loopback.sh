@@ -39,7 +39,7 @@
 # byte to its end (for a client that gave up: to when nginx noticed).
 set -euo pipefail
 
-die() { echo "nginx-loopback: $*" >&2; exit "${2:-1}"; }
+die() { echo "nginx-loopback: $1" >&2; exit "${2:-1}"; }
 
 find_nginx() {
     if command -v nginx >/dev/null 2>&1; then command -v nginx

@@ -117,12 +117,18 @@ public final class NginxServer: Sendable {
     }
 
     private static let availability = Task<(available: Bool, output: String), Never> {
+        let answer: (available: Bool, output: String)
         do {
             let (status, output) = try await run(["check"])
-            return (status == 0, output)
+            answer = (status == 0, output)
         } catch {
-            return (false, "\(error)")
+            answer = (false, "\(error)")
         }
+        if !answer.available {
+            // The script said why on standard error; say what follows.
+            FileHandle.standardError.write(Data("NginxServer: nginx is unavailable, so the tests that need it are skipped (\(script.lastPathComponent) check: \(answer.output.isEmpty ? "see its message above" : answer.output))\n".utf8))
+        }
+        return answer
     }
 
     /// Starts nginx over `folder` on a free port (or `port`).
