@@ -89,6 +89,21 @@ struct NginxTransportTests {
         }
     }
 
+    /// https to a port that speaks plain HTTP: nginx answers the
+    /// ClientHello with a 400 in clear text, which no TLS handshake survives.
+    @Test func tlsFailureIsDescribed() async throws {
+        try await withNginx { nginx, _, transport in
+            let url = URL(string: "https://127.0.0.1:\(nginx.port)/photos/photo-0.jpg")!
+            let result = await outcome(of: transport, HTTPTransportRequest(url: url, maximumBodySize: 1 << 20, timeout: 20))
+            guard case .failure(.failed(let text)) = result else {
+                Issue.record("expected .failed, got \(result)")
+                return
+            }
+            print("https to plain HTTP: \(text)")
+            #expect(text.hasPrefix("TLS handshake with 127.0.0.1 failed"), "\(text)")
+        }
+    }
+
     @Test func notFoundIsAnAnswer() async throws {
         try await withNginx { nginx, _, transport in
             let response = try await transport.send(request(nginx, "photos/missing.jpg"))
