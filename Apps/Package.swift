@@ -9,9 +9,13 @@
 //   parallax-gallery   its command
 //   ParallaxDemo       the tuning report: visible items, frames, parallax offsets
 //   parallax-demo      its command
+//   ParallaxImagesHTTP an AsyncHTTPClient transport for HTTPImageSource on
+//                      Linux (a library product; see its module's doc comment
+//                      for why it lives here)
+//   transport-measure  its figures against nginx (scripts/measure-transport.sh)
 //
-// Nothing here is a library product: the modules share what they need with
-// `package` access. Run from the repository root with `make run` (the
+// Apart from ParallaxImagesHTTP nothing here is a library product: the
+// modules share what they need with `package` access. Run from the repository root with `make run` (the
 // gallery) and `make test`, or from this folder with `swift run parallax-gallery`.
 import PackageDescription
 
@@ -21,10 +25,16 @@ let package = Package(
     products: [
         .executable(name: "parallax-gallery", targets: ["parallax-gallery"]),
         .executable(name: "parallax-demo", targets: ["parallax-demo"]),
+        .library(name: "ParallaxImagesHTTP", targets: ["ParallaxImagesHTTP"]),
     ],
     dependencies: [
         .package(name: "ParallaxKit", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
+        // Named for their error types (connection refused, TLS, reset), which
+        // ParallaxImagesHTTP puts into words; AsyncHTTPClient brings them anyway.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .target(
@@ -62,7 +72,35 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "ParallaxImagesHTTP",
+            dependencies: [
+                .product(name: "ParallaxImages", package: "ParallaxKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Measures the transport against nginx and hostile servers (release
+        // build, by hand: scripts/measure-transport.sh); not part of `make test`.
+        .executableTarget(
+            name: "transport-measure",
+            dependencies: ["ParallaxImagesHTTP", "ParallaxImagesHTTPTestSupport"]
+        ),
+        // The nginx runner and the hostile loopback server, shared by the
+        // tests and the measurement.
+        .target(
+            name: "ParallaxImagesHTTPTestSupport",
+            dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
+            path: "Tests/ParallaxImagesHTTPTestSupport"
+        ),
         .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
+        .testTarget(
+            name: "ParallaxImagesHTTPTests",
+            dependencies: ["ParallaxImagesHTTP", "ParallaxImagesHTTPTestSupport"]
+        ),
         .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
     ]
 )
