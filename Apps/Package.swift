@@ -53,6 +53,8 @@ let package = Package(
                 .product(name: "ParallaxLayout", package: "ParallaxKit"),
                 .product(name: "ParallaxImages", package: "ParallaxKit"),
                 .product(name: "ParallaxHosting", package: "ParallaxKit"),
+                // HTTP on AsyncHTTPClient: swift-corelibs-foundation's URLSession cannot stop a transfer.
+                "ParallaxImagesHTTP",
                 .target(name: "CSDL2", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxImages
+import ParallaxImagesHTTP
 
 /// Where the gallery's pictures come from and who made them.
 package struct PhotoLibrary: Sendable {
@@ -53,8 +54,11 @@ package struct PhotoLibrary: Sendable {
     ///   source refuses (none with these defaults).
     package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
         let isIndexFile = ["txt", "json"].contains(url.pathExtension.lowercased())
+        // AsyncHTTPClient, not URLSession: on Linux only it stops a transfer the source gave up on
+        // (a refused 300 MB answer costs the server its socket buffers, not 300 MB).
         let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
-                                         indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15)
+                                         indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15,
+                                         transport: AsyncHTTPClientTransport.shared)
         return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
     }
 

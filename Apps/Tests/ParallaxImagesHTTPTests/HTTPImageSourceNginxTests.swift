@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import ParallaxImages
+import ParallaxImagesHTTP
+import ParallaxImagesHTTPTestSupport
+import Testing
+
+/// `HTTPImageSource` against a real nginx on loopback, over both transports:
+/// its HTML, JSON and XML autoindex listings, a manifest that tries to climb
+/// out of the photo folder, and a file far over the size limit. nginx's
+/// access log is the record of what was really asked for and sent.
+@Suite("HTTP image source against nginx", .serialized,
+       .enabled("needs nginx: installed by scripts/nginx-loopback.sh (apt-get, as root) when missing") {
+           await NginxServer.isAvailable()
+       })
+struct HTTPImageSourceNginxTests {
+    /// The transports the source is checked over.
+    enum Transport: String, CaseIterable, Sendable {
+        case urlSession, asyncHTTPClient
+
+        func make() -> any HTTPTransport {
+            switch self {
+            case .urlSession: return URLSessionTransport()
+            case .asyncHTTPClient: return AsyncHTTPClientTransport.shared
+            }
+        }
+    }
+
+    /// A photo folder inside a parent that also holds `secret.jpg`, served as
+    /// /photos/ (and /json/, /xml/): the secret is one `..` away.
+    struct Library {
+        let parent: URL
+        let folder: URL
+        let nginx: NginxServer
+
+        init() async throws {
+            parent = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-nginx-\(UUID().uuidString)")
+            folder = parent.appendingPathComponent("photos")
+            let sub = folder.appendingPathComponent("2024")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            for (name, text) in [("a.jpg", "first"), ("b & c.PNG", "second"), ("notes.txt", "not a photo"),
+                                 ("é.jpeg", "third")] {
+                try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+            }
+            try Data("nested".utf8).write(to: sub.appendingPathComponent("d.jpg"))
+            try Data("the secret".utf8).write(to: parent.appendingPathComponent("secret.jpg"))
+            let manifest = #"{"images": ["a.jpg", "../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "2024/d.jpg", "é.jpeg"]}"#
+            try Data(manifest.utf8).write(to: folder.appendingPathComponent("photos.json"))
+            nginx = try await NginxServer.start(serving: folder)
+        }
+
+        func base(_ location: String) -> URL { nginx.baseURL.appendingPathComponent(location + "/") }
+
+        func close() async {
+            await nginx.stop()
+            try? FileManager.default.removeItem(at: parent)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func everyAutoindexFormatListsThePhotoFilesOnly(_ transport: Transport) async throws {
+        let library = try await Library()
+        for location in ["photos", "json", "xml"] {
+            let source = try HTTPImageSource(baseURL: library.base(location), indexPath: "", transport: transport.make())
+            let names = try await source.imageIDs()
+            #expect(Set(names) == ["a.jpg", "b & c.PNG", "é.jpeg"], "\(location)")
+            #expect(try await source.data(for: "b & c.PNG") == Data("second".utf8), "\(location)")
+            #expect(try await source.data(for: "é.jpeg") == Data("third".utf8), "\(location)")
+        }
+        await library.close()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aManifestThatClimbsOutOfTheFolderReachesNothingOutsideIt(_ transport: Transport) async throws {
+        let library = try await Library()
+        // The attack is real: nginx does serve the secret to a request that encodes the slash.
+        let attack = try await AsyncHTTPClientTransport.shared.send(HTTPTransportRequest(
+            url: URL(string: "\(library.nginx.baseURL.absoluteString)photos/..%2Fsecret.jpg")!, maximumBodySize: 1 << 20,
+            timeout: 30))
+        #expect(attack.status == 200 && attack.body == Data("the secret".utf8), "nginx no longer serves the attack: \(attack.status)")
+        let before = library.nginx.logEntries().count
+
+        let source = try HTTPImageSource(baseURL: library.base("photos"), indexPath: "photos.json", maximumAttempts: 1,
+                                         transport: transport.make())
+        #expect(try await source.imageIDs() == ["a.jpg", "é.jpeg"])
+        #expect(source.refusedNameCount == 4)
+        for name in ["../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "2024/d.jpg"] {
+            await #expect(throws: ImageSourceError.self) { try await source.data(for: ImageID(name)) }
+        }
+        #expect(try await source.data(for: "a.jpg") == Data("first".utf8))
+        _ = try await library.nginx.entry(for: "/photos/a.jpg")
+        let asked = library.nginx.logEntries().dropFirst(before).map(\.uri)
+        #expect(asked == ["/photos/photos.json", "/photos/a.jpg"], "\(asked)")
+        await library.close()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aFileOverTheLimitIsRefusedFromItsLength(_ transport: Transport) async throws {
+        let library = try await Library()
+        let path = library.folder.appendingPathComponent("huge.jpg").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil) && truncate(path, 300 << 20) == 0)
+        let source = try HTTPImageSource(baseURL: library.base("photos"), maximumAttempts: 3, maximumBodySize: 8 << 20,
+                                         transport: transport.make())
+        do {
+            _ = try await source.data(for: "huge.jpg")
+            Issue.record("a 300 MB answer was accepted")
+        } catch {
+            #expect(error.description.contains("the answer would be 300 MiB, over the 8 MiB limit"), "\(error)")
+        }
+        let entry = try await library.nginx.entry(for: "/photos/huge.jpg")
+        #expect(library.nginx.logEntries().filter { $0.uri == "/photos/huge.jpg" }.count == 1)   // not retried
+        if transport == .asyncHTTPClient {
+            // Closed, not drained: what nginx handed the kernel is the socket buffers' worth, far below 300 MB.
+            #expect(entry.bytesSent < 64 << 20, "\(entry)")
+        }
+        await library.close()
+    }
+}
