@@ -1,0 +1,104 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import Testing
+@testable import ParallaxGallery
+
+/// Issue 23: what cannot be done is an error with its reason (exit status
+/// non-zero), never a fake gallery, a frame of an error message, or a
+/// partial or misplaced file.
+@Suite("Truthful failures", .serialized)
+struct TruthfulFailureTests {
+    func kind(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+    }
+
+    @Test func writingToAFullDeviceFailsClearlyLeavesNothingAndKeepsTheDevice() throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photos = scratch.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try SyntheticPhotos.landscape(index: 0, width: 160, height: 120).write(to: photos.appendingPathComponent("a.png"))
+        let render = try GalleryExecutable.run(["render", "--photos", photos.path, "--size", "320x200", "--out", "/dev/full"],
+                                               in: scratch)
+        #expect(render.status != 0)
+        #expect(render.errors.contains("cannot write '/dev/full': \(String(cString: strerror(ENOSPC)))"), "\(render.errors)")
+        let manifest = try GalleryExecutable.run(["manifest", photos.path, "--out", "/dev/full"], in: scratch)
+        #expect(manifest.status != 0 && manifest.errors.contains("cannot write '/dev/full'"), "\(manifest.errors)")
+        #expect(kind("/dev/full") == S_IFCHR)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path) == ["a.png"])
+    }
+
+    @Test func aNamedFolderThatCannotBeUsedIsAnErrorNamingIt() throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let missing = scratch.appendingPathComponent("no-such-folder").path
+        let outcome = try GalleryExecutable.run(["render", "--photos", missing, "--out", "frame.png"], in: scratch)
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("there is no photo folder at \(missing)") && !outcome.errors.contains("generated"))
+        let empty = scratch.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try GalleryExecutable.run(["render", "--photos", empty.path, "--out", "frame.png"], in: scratch)
+        #expect(none.status != 0 && none.errors.contains("\(empty.path) holds no JPEG or PNG file"), "\(none.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
+    }
+
+    /// A folder its user cannot read. Tests run as root, which reads any
+    /// folder whatever its mode, so as root the command runs as `nobody`
+    /// (setpriv); the folder is unreadable to it by its mode, as for any user.
+    @Test func anUnreadableFolderIsAnErrorNotGeneratedPictures() throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        chmod(scratch.path, 0o755)
+        let locked = scratch.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try HostilePNG.claiming(width: 4, height: 3).write(to: locked.appendingPathComponent("a.png"))
+        chmod(locked.path, 0o000)
+        defer { chmod(locked.path, 0o755) }
+        var arguments = ["render", "--photos", locked.path, "--out", "/dev/null"]
+        var executable = "parallax-gallery"
+        if geteuid() == 0 {
+            let binary = try #require(GalleryExecutable.url)
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "as root, this test needs setpriv (util-linux)")
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
+            executable = "setpriv"
+        }
+        let outcome = try runAllowingSystemExecutable(executable, arguments, in: scratch)
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("the photo folder \(locked.path) cannot be read"), "\(outcome.errors)")
+        #expect(!outcome.errors.contains("generated"))
+    }
+
+    /// A listing that fails (here: nothing listens on the port) is an
+    /// error with the reason on standard error, not a PNG of the message.
+    @Test func renderExitsNonZeroWhenTheServerListingFails() throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outcome = try GalleryExecutable.run(["render", "--server", "http://127.0.0.1:1/", "--out", "frame.png"], in: scratch)
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("The photos could not be listed"), "\(outcome.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
+    }
+
+    /// `GalleryExecutable.run` for the gallery, or for a system tool by its path in /usr/bin.
+    func runAllowingSystemExecutable(_ name: String, _ arguments: [String], in directory: URL) throws -> GalleryExecutable.Outcome {
+        guard name != "parallax-gallery" else { return try GalleryExecutable.run(arguments, in: directory) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile(), errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return GalleryExecutable.Outcome(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                                         errors: String(decoding: errors, as: UTF8.self))
+    }
+}
+#endif
