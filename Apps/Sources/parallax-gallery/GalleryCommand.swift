@@ -90,6 +90,9 @@ struct SharedOptions: ParsableArguments {
         }
         switch GalleryCache.open(directory) {
         case .success(let cache):
+            if cache.isReadOnly {
+                FileHandle.standardError.write(Data("parallax-gallery: the thumbnail cache \(directory.path) is read-only: thumbnails already there are shown, new ones are not kept\n".utf8))
+            }
             return cache
         case .failure(let error):
             FileHandle.standardError.write(Data("parallax-gallery: \(error); photos still show, but thumbnails will not be kept between launches\n".utf8))

@@ -184,9 +184,23 @@ public struct FolderImageSource: ImageSource {
 /// cannot block and a device cannot be read from).
 enum FileKind: CustomStringConvertible {
     case missing, regular, directory, pipe, device, socket, danglingLink, other
+    /// A symbolic link, when asked not to follow links.
+    case link
 
-    init(path: String) {
+    /// What `path` names; with `following` false, a link is `.link` rather
+    /// than what it points to.
+    init(path: String, following: Bool = true) {
         var status = stat()
+        if !following {
+            guard lstat(path, &status) == 0 else {
+                self = .missing
+                return
+            }
+            if status.st_mode & S_IFMT == S_IFLNK {
+                self = .link
+                return
+            }
+        }
         if stat(path, &status) != 0 {
             var link = stat()
             self = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK ? .danglingLink : .missing
@@ -213,6 +227,7 @@ enum FileKind: CustomStringConvertible {
         case .device: return "a device"
         case .socket: return "a socket"
         case .danglingLink: return "a link to a file that does not exist"
+        case .link: return "a symbolic link"
         case .other: return "not a regular file"
         }
     }
