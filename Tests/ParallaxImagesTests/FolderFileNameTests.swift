@@ -46,7 +46,7 @@ struct FolderFileNameTests {
             }
             let id = FolderImageSource.imageID(forFileName: name)
             #expect(FolderImageSource.fileName(of: id) == name, "\(name) → \(id)")
-            #expect(String(validating: name, as: UTF8.self).map { $0 == id.rawValue } ?? id.rawValue.contains("/x"))
+            #expect(String(bytes: name, encoding: .utf8).map { $0 == id.rawValue } ?? id.rawValue.contains("/x"))
         }
         // Paths, the folder itself, its parent, an escape of valid UTF-8 or in lower case, a cut escape: none is a file here.
         for id: ImageID in ["", ".", "..", "a/b.jpg", "../x.jpg", "/x2E/x2E", "/x41.jpg", "/xff.jpg", "a/x", "/xE"] {

@@ -81,6 +81,35 @@ struct TruthfulFailureTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
     }
 
+    /// A real photo whose file name is not UTF-8 is in the list, the
+    /// manifest and the rendered frame.
+    @Test @MainActor func aPhotoWhoseNameIsNotUTF8IsListedInTheManifestAndRendered() async throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photos = scratch.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let name: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF] + Array(".png".utf8)
+        let path = (Array(photos.path.utf8) + [UInt8(ascii: "/")] + name + [0]).map { CChar(bitPattern: $0) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(descriptor >= 0)
+        let png = SyntheticPhotos.landscape(index: 3, width: 160, height: 120)
+        #expect(png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == png.count)
+        close(descriptor)
+        try SyntheticPhotos.landscape(index: 4, width: 160, height: 120).write(to: photos.appendingPathComponent("plain.png"))
+        let library = try await PhotoLibrary.folder(photos)
+        #expect(try await library.source.imageIDs() == ["caf/xE9/xFF.png", "plain.png"])
+        let manifest = try GalleryExecutable.run(["manifest", photos.path, "--out", scratch.appendingPathComponent("m.json").path],
+                                                 in: scratch)
+        #expect(manifest.status == 0 && manifest.output.contains("2 photos, 2 with their size"), "\(manifest.output)\(manifest.errors)")
+        let frame = try await GalleryRendering.frame(library: library, settings: GallerySettings(), size: CGSize(width: 320, height: 200),
+                                                     scroll: 0)
+        #expect(frame != nil)
+        let model = GalleryModel(library: library, settings: GallerySettings(), viewportSize: CGSize(width: 320, height: 200))
+        await model.loadPhotoList()
+        await model.settle(at: 0)
+        #expect(model.cells.contains { $0.id == "caf/xE9/xFF.png" && $0.image != nil })
+    }
+
     /// `GalleryExecutable.run` for the gallery, or for a system tool by its path in /usr/bin.
     func runAllowingSystemExecutable(_ name: String, _ arguments: [String], in directory: URL) throws -> GalleryExecutable.Outcome {
         guard name != "parallax-gallery" else { return try GalleryExecutable.run(arguments, in: directory) }
