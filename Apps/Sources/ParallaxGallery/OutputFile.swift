@@ -2,10 +2,15 @@ import Foundation
 
 /// Why an output file could not be written: one sentence naming the path.
 package struct OutputFileError: Error, CustomStringConvertible, Equatable, Sendable {
-    package var description: String
+    package var description: String { "cannot write '\(path)': \(reason)" }
+    /// The path as it was given.
+    package var path: String
+    /// Why, in a few words.
+    package var reason: String
 
     package init(_ path: String, _ reason: String) {
-        description = "cannot write '\(path)': \(reason)"
+        self.path = path
+        self.reason = reason
     }
 }
 
@@ -30,6 +35,19 @@ package struct OutputFileError: Error, CustomStringConvertible, Equatable, Senda
 /// - A folder, a block device or a socket is refused: none is a place for
 ///   a PNG or a report, and writing into a disk is never what was meant.
 package enum OutputFile {
+    /// Why `path` would be refused (a link to nothing, a folder, a block
+    /// device, a socket), as the error's reason, or `nil`: for a command
+    /// to check before any work, with the very rules ``write(_:to:)``
+    /// applies.
+    package static func refusal(for path: String) -> String? {
+        do throws(OutputFileError) {
+            _ = try target(of: path)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
     /// Writes `data` to `path` (see the type's rules).
     /// - Throws: ``OutputFileError`` saying why, with nothing left behind.
     package static func write(_ data: Data, to path: String) throws(OutputFileError) {
@@ -40,6 +58,19 @@ package enum OutputFile {
     /// tests' full disk).
     package static func write(_ data: Data, to path: String,
                               using writer: (Int32, UnsafeRawBufferPointer) -> Int) throws(OutputFileError) {
+        let (target, kind, mode) = try target(of: path)
+        if kind == S_IFREG {
+            try replace(target, named: path, with: data, mode: mode, writer: writer)
+        } else {
+            try writeStraight(into: target, named: path, data, writer: writer)
+        }
+    }
+
+    /// What `path` leads to: the path to write (a link's target), its type
+    /// (`S_IFREG` for a regular file or nothing yet, `S_IFCHR` or
+    /// `S_IFIFO`) and an existing file's permissions.
+    /// - Throws: ``OutputFileError`` for what is refused.
+    private static func target(of path: String) throws(OutputFileError) -> (String, mode_t, mode_t?) {
         guard !path.isEmpty else { throw OutputFileError(path, "no file named") }
         var target = path
         var status = stat()
@@ -50,19 +81,16 @@ package enum OutputFile {
             target = String(cString: resolved)
             free(resolved)
         }
-        let exists = stat(target, &status) == 0
-        if !exists, errno != ENOENT { throw OutputFileError(path, String(cString: strerror(errno))) }
-        switch exists ? status.st_mode & S_IFMT : S_IFREG {
-        case S_IFREG:
-            try replace(target, named: path, with: data, mode: exists ? status.st_mode & 0o7777 : nil, writer: writer)
-        case S_IFCHR, S_IFIFO:
-            try writeStraight(into: target, named: path, data, writer: writer)
-        case S_IFDIR:
-            throw OutputFileError(path, "it is a folder, not a file")
-        case S_IFBLK:
-            throw OutputFileError(path, "it is a block device (a disk); refusing to write into it")
-        default:
-            throw OutputFileError(path, "it is not a regular file, a device or a pipe")
+        guard stat(target, &status) == 0 else {
+            if errno == ENOENT { return (target, S_IFREG, nil) }
+            throw OutputFileError(path, String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return (target, S_IFREG, status.st_mode & 0o7777)
+        case S_IFCHR, S_IFIFO: return (target, status.st_mode & S_IFMT, nil)
+        case S_IFDIR: throw OutputFileError(path, "it is a folder, not a file")
+        case S_IFBLK: throw OutputFileError(path, "it is a block device (a disk); refusing to write into it")
+        default: throw OutputFileError(path, "it is not a regular file, a device or a pipe")
         }
     }
 

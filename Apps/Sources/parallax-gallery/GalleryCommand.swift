@@ -135,6 +135,10 @@ struct SharedOptions: ParsableArguments {
         if let problem = CommandLineValues.outputProblem(path, option: option, kind: kind) {
             throw ValidationError(problem)
         }
+        // What the write itself would refuse (a link to nothing, a block device), before any work.
+        if kind == .file, let reason = OutputFile.refusal(for: path) {
+            throw ValidationError("\(option) '\(path)' cannot be written: \(reason).")
+        }
     }
 
     /// Checks a benchmark's `--out FILE` before any work: writable, and not a

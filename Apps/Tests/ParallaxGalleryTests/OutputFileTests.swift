@@ -69,6 +69,9 @@ struct OutputFileTests {
             try OutputFile.write(Data("x".utf8), to: dangling)
         }
         #expect(try names() == ["dangling.png", "link.png", "target.png"])
+        #expect(OutputFile.refusal(for: dangling) == "it is a symbolic link to a file that does not exist; not followed")
+        #expect(OutputFile.refusal(for: link) == nil && OutputFile.refusal(for: "/dev/full") == nil)
+        #expect(OutputFile.refusal(for: folder.path) == "it is a folder, not a file")
     }
 
     @Test func aDeviceIsWrittenIntoNeverReplacedAndAFullOneIsAClearError() throws {

@@ -28,6 +28,14 @@ struct TruthfulFailureTests {
         #expect(manifest.status != 0 && manifest.errors.contains("cannot write '/dev/full'"), "\(manifest.errors)")
         #expect(kind("/dev/full") == S_IFCHR)
         #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path) == ["a.png"])
+        // A link to nothing is refused before any work, by every command that writes a file.
+        let dangling = scratch.appendingPathComponent("report.md").path
+        symlink(scratch.appendingPathComponent("nowhere/report.md").path, dangling)
+        for arguments in [["session", "--out", dangling], ["render", "--out", dangling], ["manifest", photos.path, "--out", dangling]] {
+            let refused = try GalleryExecutable.run(arguments, in: scratch)
+            #expect(refused.status == 64 && refused.errors.contains("symbolic link to a file that does not exist"), "\(arguments): \(refused.errors)")
+        }
+        #expect(kind(dangling) == S_IFLNK)
     }
 
     @Test func aNamedFolderThatCannotBeUsedIsAnErrorNamingIt() throws {
