@@ -160,7 +160,9 @@ package final class SDLCanvas: GalleryCanvas {
 
     /// Whether every edge of `rect` lies within ±``drawableExtent``.
     private static func isDrawable(_ rect: CGRect) -> Bool {
-        [rect.minX, rect.minY, rect.maxX, rect.maxY].allSatisfy { abs($0) <= drawableExtent }
+        // No array: this runs for every fill, clip and copy of every frame.
+        abs(rect.minX) <= drawableExtent && abs(rect.minY) <= drawableExtent
+            && abs(rect.maxX) <= drawableExtent && abs(rect.maxY) <= drawableExtent
     }
 
     /// The part of `rect` on the canvas, or `nil` if none is (an empty
@@ -168,10 +170,9 @@ package final class SDLCanvas: GalleryCanvas {
     /// at the canvas like any other).
     package func visiblePart(of rect: CGRect) -> CGRect? {
         let size = pixelSize
-        let edges = [rect.minX, rect.minY, rect.maxX, rect.maxY]
-        guard !edges.contains(where: \.isNaN) else { return nil }
-        let minX = max(edges[0], 0), minY = max(edges[1], 0)
-        let maxX = min(edges[2], size.width), maxY = min(edges[3], size.height)
+        guard !rect.minX.isNaN, !rect.minY.isNaN, !rect.maxX.isNaN, !rect.maxY.isNaN else { return nil }
+        let minX = max(rect.minX, 0), minY = max(rect.minY, 0)
+        let maxX = min(rect.maxX, size.width), maxY = min(rect.maxY, size.height)
         guard minX < maxX, minY < maxY else { return nil }
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }

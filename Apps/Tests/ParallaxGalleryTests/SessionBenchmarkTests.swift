@@ -19,7 +19,9 @@ struct VanishingFolder: ImageSource {
     func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader { try await base.header(for: id) }
 }
 
-@Suite("Session benchmark")
+/// Serialized: sessions run on the wall clock on the main actor, so two at
+/// once would slow each other's frames and measure that.
+@Suite("Session benchmark", .serialized)
 @MainActor
 struct SessionBenchmarkTests {
     /// A session small enough for a test: 300 photos, one fling, one jump, a tenth of a second's dwell.
