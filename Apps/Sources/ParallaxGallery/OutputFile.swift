@@ -145,7 +145,15 @@ package enum OutputFile {
         }
     }
 
+    /// The process's umask, read without changing it where the system says
+    /// it (Linux's `/proc/self/status`): setting it to read it back would
+    /// change it for every other thread meanwhile.
     private static func currentUmask() -> mode_t {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+           let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) {
+            return mask
+        }
         let mask = umask(0o022)
         umask(mask)
         return mask
