@@ -1,6 +1,7 @@
 // The gallery draws through SDL2, which it uses on Linux only.
 #if canImport(CSDL2)
 import Foundation
+import ParallaxImages
 import Testing
 @testable import ParallaxGallery
 
@@ -87,6 +88,18 @@ struct TruthfulFailureTests {
         #expect(outcome.status != 0)
         #expect(outcome.errors.contains("The photos could not be listed"), "\(outcome.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
+    }
+
+    /// A list with no photo (an empty index, an empty manifest) is nothing
+    /// to render, not a frame saying so.
+    @Test @MainActor func anEmptyListIsNothingToRender() async throws {
+        let empty = PhotoLibrary(source: InMemoryImageSource(images: []), credits: [], description: "an empty list")
+        do {
+            _ = try await GalleryRendering.frame(library: empty, settings: GallerySettings(), size: CGSize(width: 64, height: 64), scroll: 0)
+            Issue.record("an empty list was rendered")
+        } catch let error as NothingToRender {
+            #expect(error.description == "nothing to render from an empty list: No photos to show.")
+        }
     }
 
     /// A real photo whose file name is not UTF-8 is in the list, the
