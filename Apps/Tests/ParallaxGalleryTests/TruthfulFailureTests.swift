@@ -90,6 +90,39 @@ struct TruthfulFailureTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
     }
 
+    /// A thumbnail cache folder that cannot be written is still used, read
+    /// only, and the gallery says so. The folder is made read-only for real:
+    /// by its mode for a user, by the immutable attribute as root (whom
+    /// modes do not stop); without either the test has nothing to check.
+    @Test func aReadOnlyThumbnailCacheIsReadAndSaidSo() async throws {
+        let scratch = GalleryExecutable.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photos = scratch.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try SyntheticPhotos.landscape(index: 1, width: 160, height: 120).write(to: photos.appendingPathComponent("a.png"))
+        let cache = scratch.appendingPathComponent("xdg-cache/parallax-gallery")
+        _ = try DiskImageCache(directory: cache)                         // its lock and ledger, as a first launch leaves them
+        func chattr(_ flag: String) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, cache.path]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        let locked = geteuid() == 0 ? chattr("+i") : chmod(cache.path, 0o555) == 0
+        defer { if geteuid() == 0 { _ = chattr("-i") } else { chmod(cache.path, 0o755) } }
+        guard locked, !FileManager.default.createFile(atPath: cache.appendingPathComponent("probe").path, contents: nil) else {
+            return                                                           // this system cannot make a read-only folder
+        }
+        let outcome = try GalleryExecutable.run(["--photos", photos.path, "--size", "160x120"], in: scratch,
+                                                environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": "x11"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.errors.contains("the thumbnail cache \(cache.path) is read-only: thumbnails already there are shown, new ones are not kept"),
+                "\(outcome.errors)")
+    }
+
     /// A list with no photo (an empty index, an empty manifest) is nothing
     /// to render, not a frame saying so.
     @Test @MainActor func anEmptyListIsNothingToRender() async throws {
