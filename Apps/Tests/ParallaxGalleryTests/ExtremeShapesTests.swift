@@ -99,6 +99,25 @@ struct ExtremeShapesTests {
         }
     }
 
+    /// A real panorama at the range's end, 1 : 64, in a one-column
+    /// waterfall: a tile far longer than the largest thumbnail, which still
+    /// gets its picture (the largest of its shape, stretched).
+    @Test func aTileLongerThanTheLargestThumbnailStillGetsItsPicture() async throws {
+        let tall = SyntheticPhotos.landscape(index: 5, width: 8, height: 512)
+        let library = PhotoLibrary(source: InMemoryImageSource(images: [("tall.png", tall)]), credits: [], description: "tall",
+                                   readsHeadersLocally: true)
+        var settings = GallerySettings()
+        settings.layout = .waterfall
+        settings.columns = 1
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 640, height: 400))
+        await model.loadPhotoList()
+        await model.settleShapes()
+        await model.settle(at: 0)
+        let cell = try #require(model.cells.first)
+        #expect(cell.frame.height > CGFloat(ThumbnailSize.maximumSide))
+        #expect(cell.image != nil && cell.failure == nil)
+    }
+
     /// Random shapes with every extreme, in every layout: frames finite, no
     /// tile longer than 64 of its widths (or, in the quilt, 2 blocks).
     @Test func everyLayoutKeepsRandomExtremeShapesBounded() throws {
