@@ -37,6 +37,14 @@ struct TruthfulFailureTests {
             #expect(refused.status == 64 && refused.errors.contains("symbolic link to a file that does not exist"), "\(arguments): \(refused.errors)")
         }
         #expect(kind(dangling) == S_IFLNK)
+        // A link to a file is followed: the link stays, its file gets the manifest.
+        let target = scratch.appendingPathComponent("real.json"), link = scratch.appendingPathComponent("link.json")
+        try Data("old".utf8).write(to: target)
+        symlink(target.path, link.path)
+        let followed = try GalleryExecutable.run(["manifest", photos.path, "--out", link.path], in: scratch)
+        #expect(followed.status == 0, "\(followed.errors)")
+        let written = try String(contentsOf: target, encoding: .utf8)
+        #expect(kind(link.path) == S_IFLNK && written.contains("a.png"))
     }
 
     @Test func aNamedFolderThatCannotBeUsedIsAnErrorNamingIt() throws {
