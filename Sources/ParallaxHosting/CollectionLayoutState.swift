@@ -183,7 +183,9 @@ extension CollectionLayoutState {
     }
 
     /// A waterfall (`WaterfallLayout`) of items with the aspect ratios of
-    /// `size(index)`.
+    /// `size(index)`, each clamped into `ItemAspectRatio.range` (1 : 64 to
+    /// 64 : 1) by the layout, so a photo header's extreme claim stays a
+    /// bounded tile.
     public static func waterfall(_ configuration: WaterfallConfiguration = WaterfallConfiguration(),
                                  size: @escaping (ItemIndex) -> CGSize) -> Builder {
         { containerSize, counts throws(LayoutError) in

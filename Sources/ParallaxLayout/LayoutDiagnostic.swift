@@ -13,6 +13,9 @@ public enum LayoutDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// An item's size was unusable (zero, negative or not finite) and was
     /// replaced by the default.
     case invalidItemSize(ItemIndex, String)
+    /// An item's aspect ratio was outside ``ItemAspectRatio/range`` and was
+    /// placed at the range's nearer end.
+    case clampedAspectRatio(ItemIndex, String)
 
     /// A sentence saying which item was adjusted and how, for a log.
     public var description: String {
@@ -21,6 +24,8 @@ public enum LayoutDiagnostic: Sendable, Hashable, CustomStringConvertible {
             return "item \(index) spans \(requested) blocks but the quilt has \(available) columns: clipped"
         case let .invalidItemSize(index, size):
             return "item \(index) has an unusable size \(size): used the default"
+        case let .clampedAspectRatio(index, size):
+            return "item \(index) has an extreme aspect ratio \(size): clamped to 1:64…64:1"
         }
     }
 }

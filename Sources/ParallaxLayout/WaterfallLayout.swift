@@ -67,8 +67,10 @@ public struct WaterfallLayout: ItemLayout {
 
     /// Builds the waterfall for `sections` of item sizes (any unit: only
     /// their aspect ratios matter, e.g. photos' pixel sizes) in a container
-    /// of `containerSize`. An unusable size (zero, negative, not finite)
-    /// is drawn square and reported in ``diagnostics``.
+    /// of `containerSize`. An unusable size (zero, negative, not a number)
+    /// is drawn square, and a ratio outside ``ItemAspectRatio/range`` (a
+    /// header claiming 1 × 2³¹ pixels) is drawn at the range's end; both are
+    /// reported in ``diagnostics``.
     ///
     /// - Throws: ``LayoutError`` for an unusable configuration value.
     /// - Complexity: O(N · columns).
@@ -133,10 +135,17 @@ public struct WaterfallLayout: ItemLayout {
         var section = sections[s]
         sections[s].columns = []        // keep the column lists uniquely referenced while they grow
         for size in itemSizes {
-            var ratio = axis.main(size) / axis.cross(size)
-            if !(ratio.isFinite && ratio > 0) {
+            // Length : breadth; the range is symmetric (it holds each ratio's inverse), so this is the
+            // same clamp as width : height.
+            var ratio: CGFloat = 1
+            if let usable = ItemAspectRatio.of(CGSize(width: axis.main(size), height: axis.cross(size))) {
+                ratio = usable
+                let raw = axis.main(size) / axis.cross(size)
+                if raw != usable {
+                    log.record(.clampedAspectRatio(ItemIndex(item: section.itemCount, section: s), "\(size.width)×\(size.height)"))
+                }
+            } else {
                 log.record(.invalidItemSize(ItemIndex(item: section.itemCount, section: s), "\(size.width)×\(size.height)"))
-                ratio = 1
             }
             var shortest = 0
             for column in 1..<columnCount where section.columnEnds[column] < section.columnEnds[shortest] {

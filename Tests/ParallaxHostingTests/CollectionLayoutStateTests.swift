@@ -188,4 +188,24 @@ struct CollectionLayoutStateTests {
         waterfallLayout.forEachItem(in: CGRect(origin: .zero, size: waterfallLayout.contentSize)) { _, _ in seen += 1 }
         #expect(seen == 25)
     }
+
+    /// Sizes a cell's photo header may claim, extremes included: every tile
+    /// of the hosted waterfall stays finite and within 64 of its widths.
+    @Test func aHostedWaterfallBoundsExtremeSizes() throws {
+        var rng = SplitMix64(seed: 2_147_483_647)
+        let sides: [CGFloat] = [0, 1, CGFloat(Int32.max), .greatestFiniteMagnitude, .infinity, .nan, 4000]
+        let sizes = (0..<300).map { _ in
+            CGSize(width: sides.randomElement(using: &rng)!, height: sides.randomElement(using: &rng)!)
+        }
+        var state = CollectionLayoutState(builder: CollectionLayoutState.waterfall { sizes[$0.item] })
+        state.prepare(containerSize: portrait, itemCounts: [sizes.count])
+        let layout = try #require(state.layout)
+        #expect(layout.contentSize.height.isFinite)
+        var seen = 0
+        layout.forEachItem(in: CGRect(origin: .zero, size: layout.contentSize)) { _, frame in
+            seen += 1
+            #expect(frame.height.isFinite && frame.height <= frame.width * 64 * 1.000_001)
+        }
+        #expect(seen == sizes.count)
+    }
 }

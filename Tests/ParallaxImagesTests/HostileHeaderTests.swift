@@ -37,6 +37,20 @@ struct HostileHeaderTests {
         }
     }
 
+    /// Issue 23's file: 69 bytes whose header claims 1 × 2,147,483,647 pixels
+    /// (PNG's largest side), with a 12-byte IDAT (four zero bytes, deflated).
+    static let tallestPNG = Data(signature + header(width: 1, height: 2_147_483_647)
+                                 + chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01])
+                                 + chunk("IEND", []))
+
+    @Test func theSixtyNineBytePNGClaimingTwoBillionRowsHasItsHeaderReadAndFailsToDecodeCleanly() throws {
+        #expect(Self.tallestPNG.count == 69)
+        let header = try #require(try ImageHeader.read(from: Self.tallestPNG))
+        #expect(header.width == 1 && header.height == 2_147_483_647)
+        let failure = try #require(error(Self.tallestPNG))
+        #expect(!failure.description.isEmpty)
+    }
+
     @Test func aPNGHeaderClaimingMorePixelsThanItsBytesCanHoldIsRefusedAtOnce() {
         let png = Data(Self.signature + Self.header(width: 14_000, height: 14_000)
                        + Self.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + Self.chunk("IEND", []))

@@ -714,8 +714,18 @@ package final class GalleryModel {
             || pictures.values.contains { if case .image(_, _, _, nil, _) = $0 { return true } else { return false } }
     }
 
+    /// The thumbnail for a tile whose picture is `contentSize` points. A
+    /// tile longer than a thumbnail may be (`ThumbnailSize.maximumSide`: a
+    /// panorama at 1 : 64 in a one-column waterfall) gets the largest
+    /// thumbnail of its shape, drawn stretched, rather than none.
     private func thumbnailKey(for id: ImageID, contentSize: CGSize) -> ThumbnailKey? {
-        guard let size = try? ThumbnailSize(points: contentSize, scale: settings.scale) else { return nil }
+        var points = contentSize
+        let longest = max(points.width, points.height) * settings.scale
+        let limit = CGFloat(ThumbnailSize.maximumSide - 1)           // a pixel short: rounding must not take it over
+        if longest.isFinite, longest > limit {
+            points = CGSize(width: points.width * limit / longest, height: points.height * limit / longest)
+        }
+        guard let size = try? ThumbnailSize(points: points, scale: settings.scale) else { return nil }
         return ThumbnailKey(id: id, size: size)
     }
 

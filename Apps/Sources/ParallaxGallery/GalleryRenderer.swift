@@ -71,8 +71,10 @@ package struct GalleryRenderer {
         }
     }
 
+    /// The photo's file name without its extension; a name that is not
+    /// UTF-8 is shown with U+FFFD for its odd bytes (its ID keeps them).
     private func title(of cell: CellContent) -> String {
-        let name = cell.id.rawValue
+        let name = FolderImageSource.displayName(of: cell.id)
         let base = name.split(separator: "__").last.map(String.init) ?? name
         return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
     }

@@ -5,6 +5,12 @@ import CoreGraphics
 import Foundation
 import ParallaxImages
 
+/// Why a headless rendering has no photos to draw (the list failed, or
+/// it is empty), instead of a frame that only shows that message.
+package struct NothingToRender: Error, CustomStringConvertible, Sendable {
+    package var description: String
+}
+
 /// Scripted, headless runs of the gallery: single frames, fling sequences
 /// with an animation, and the frame-time benchmark.
 package enum GalleryRendering {
@@ -13,7 +19,7 @@ package enum GalleryRendering {
     @MainActor
     package static func frame(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
                              hud: Bool = false) async throws -> PixelImage? {
-        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
+        let model = try await prepared(library: library, settings: settings, size: size, scroll: scroll)
         let headless = try HeadlessRenderer(size: size)
         defer { headless.close() }
         headless.renderer.showsHUD = hud
@@ -23,11 +29,16 @@ package enum GalleryRendering {
 
     /// A model with its photo list and (for quilt and waterfall) every
     /// photo's shape loaded, scrolled to `scroll`: the same frame every run.
+    /// - Throws: ``NothingToRender`` when the list cannot be had or is
+    ///   empty: a frame of that message is not a rendering of the photos.
     @MainActor
     private static func prepared(library: PhotoLibrary, settings: GallerySettings, size: CGSize,
-                                 scroll: CGFloat) async -> GalleryModel {
+                                 scroll: CGFloat) async throws -> GalleryModel {
         let model = GalleryModel(library: library, settings: settings, viewportSize: size)
         await model.loadPhotoList()
+        guard !model.photos.isEmpty else {
+            throw NothingToRender(description: "nothing to render from \(library.description): \(model.status ?? "No photos to show.")")
+        }
         await model.settleShapes()
         model.jump(to: scroll)
         return model
@@ -58,7 +69,7 @@ package enum GalleryRendering {
     package static func sequence(library: PhotoLibrary, settings: GallerySettings, size: CGSize, scroll: CGFloat,
                                 frames: Int, velocity: CGFloat, pinch: CGFloat? = nil,
                                 directory: URL) async throws -> [URL] {
-        let model = await prepared(library: library, settings: settings, size: size, scroll: scroll)
+        let model = try await prepared(library: library, settings: settings, size: size, scroll: scroll)
         let headless = try HeadlessRenderer(size: size)
         defer { headless.close() }
         headless.renderer.showsHUD = false
@@ -82,13 +93,13 @@ package enum GalleryRendering {
             await model.settle(at: now)
             guard let frame = headless.render(model), let png = frame.pngData() else { continue }
             let url = directory.appendingPathComponent(String(format: "frame-%04d.png", index + 1))
-            try png.write(to: url)
+            try OutputFile.write(png, to: url.path)
             written.append(url)
             pngs.append(png)
         }
         if let animation = AnimatedPNG.make(frames: pngs, delay: 1.0 / 30) {
             let url = directory.appendingPathComponent("animation.png")
-            try animation.write(to: url)
+            try OutputFile.write(animation, to: url.path)
             written.append(url)
         }
         return written

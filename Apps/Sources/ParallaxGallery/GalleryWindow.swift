@@ -63,7 +63,7 @@ package final class GalleryWindow {
         let size = model.viewportSize
         let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
         guard let window = SDL_CreateWindow("ParallaxKit — \(model.library.description)", pk_sdl_windowpos_centered(),
-                                            pk_sdl_windowpos_centered(), Int32(size.width), Int32(size.height), flags) else {
+                                            pk_sdl_windowpos_centered(), SDLCanvas.pixel(size.width), SDLCanvas.pixel(size.height), flags) else {
             throw SDLError("could not open a window")
         }
         defer { SDL_DestroyWindow(window) }
@@ -273,7 +273,12 @@ package final class GalleryWindow {
         screenshots += 1
         let url = screenshotDirectory.appendingPathComponent(String(format: "screenshot-%03d.png", screenshots))
         try? FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
-        try? png.write(to: url)
+        do {
+            try OutputFile.write(png, to: url.path)
+        } catch {
+            FileHandle.standardError.write(Data("parallax-gallery: no screenshot: \(error)\n".utf8))
+            return
+        }
         let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") layout: \(model.settings.layout.rawValue)\n"
         FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }

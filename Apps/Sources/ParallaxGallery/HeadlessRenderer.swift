@@ -18,7 +18,7 @@ package final class HeadlessRenderer {
     /// A renderer for frames of `size` pixels.
     /// - Throws: ``SDLError`` if SDL cannot make the surface or renderer.
     package init(size: CGSize, fontPath: String? = SDLCanvas.defaultFontPath) throws {
-        let width = Int32(max(size.width.rounded(), 1)), height = Int32(max(size.height.rounded(), 1))
+        let width = max(SDLCanvas.pixel(size.width), 1), height = max(SDLCanvas.pixel(size.height), 1)
         guard let surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, pk_sdl_pixelformat_rgba32()) else {
             throw SDLError("could not create a \(width)×\(height) surface")
         }

@@ -57,10 +57,13 @@ package struct PhotoShapes: Sendable, Equatable {
     }
 
     /// The aspect ratio (width : height) of photo `item`'s tile in the
-    /// waterfall: its own, or ``placeholderAspectRatio`` until known.
+    /// waterfall: its own, or ``placeholderAspectRatio`` until known. A
+    /// header's extreme shape (1 × 2,147,483,647 pixels) is clamped into
+    /// `ItemAspectRatio.range` (1 : 64 to 64 : 1), the range the waterfall
+    /// itself keeps to, so the gallery and the layout agree on every tile.
     package func aspectRatio(of item: Int) -> CGFloat {
         guard let size = size(of: item) else { return Self.placeholderAspectRatio }
-        return size.width / size.height
+        return ItemAspectRatio.of(size) ?? Self.placeholderAspectRatio
     }
 
     /// The size a waterfall gives photo `item` (only its aspect ratio counts).

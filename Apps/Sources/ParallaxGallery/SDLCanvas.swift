@@ -64,20 +64,35 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     package func fill(_ rect: CGRect, _ color: RGBA) {
+        // Beyond ±drawableExtent only the part on the canvas: SDL turns coordinates into 32-bit
+        // integers, which a tile billions of pixels long (a lying header) overflows.
+        guard let drawn = Self.isDrawable(rect) ? rect : visiblePart(of: rect) else { return }
         SDL_SetRenderDrawBlendMode(renderer, color.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
-        var target = Self.frect(rect)
+        var target = Self.frect(drawn)
         SDL_RenderFillRectF(renderer, &target)
     }
 
     package func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
         guard let texture = texture(for: image, key: key) else { return }
-        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (opacity * 255).rounded()))))
+        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, ((opacity.isNaN ? 1 : opacity) * 255).rounded()))))
+        let width = Float(image.width), height = Float(image.height)
+        guard Self.isDrawable(rect) else {
+            guard let visible = visiblePart(of: rect) else { return }
+            // Far larger than the canvas: copy only the part of the picture that lands on it.
+            var source = SDL_Rect(
+                x: Self.pixel((visible.minX - rect.minX) / rect.width * CGFloat(image.width)),
+                y: Self.pixel((visible.minY - rect.minY) / rect.height * CGFloat(image.height)),
+                w: max(Self.pixel(visible.width / rect.width * CGFloat(image.width)), 1),
+                h: max(Self.pixel(visible.height / rect.height * CGFloat(image.height)), 1))
+            var target = Self.frect(visible)
+            SDL_RenderCopyF(renderer, texture, &source, &target)
+            return
+        }
         var target = Self.frect(rect)
         // A thumbnail is decoded at its rectangle's size rounded to whole pixels. Within a pixel of it,
         // it is copied at its own size on whole pixels: the software renderer's plain copy, not its
         // stretch, which costs several times more (a waterfall's tiles have fractional heights).
-        let width = Float(image.width), height = Float(image.height)
         if abs(target.w - width) <= 1, abs(target.h - height) <= 1 {
             target = SDL_FRect(x: target.x.rounded(), y: target.y.rounded(), w: width, h: height)
         }
@@ -86,8 +101,15 @@ package final class SDLCanvas: GalleryCanvas {
 
     package func clip(to rect: CGRect?) {
         if let rect {
-            var clip = SDL_Rect(x: Int32(rect.minX.rounded()), y: Int32(rect.minY.rounded()),
-                                w: Int32(max(rect.width.rounded(), 0)), h: Int32(max(rect.height.rounded(), 0)))
+            var clip = SDL_Rect(x: Self.pixel(rect.minX), y: Self.pixel(rect.minY),
+                                w: max(Self.pixel(rect.width), 0), h: max(Self.pixel(rect.height), 0))
+            if !Self.isDrawable(rect) {
+                // SDL's rectangle is 32-bit integers. A clip beyond the canvas clips nothing there, so
+                // of a larger one only its part on the canvas is given; with no such part, all is clipped.
+                let visible = visiblePart(of: rect) ?? .zero
+                clip = SDL_Rect(x: Self.pixel(visible.minX), y: Self.pixel(visible.minY),
+                                w: Self.pixel(visible.width), h: Self.pixel(visible.height))
+            }
             SDL_RenderSetClipRect(renderer, &clip)
         } else {
             SDL_RenderSetClipRect(renderer, nil)
@@ -95,7 +117,9 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     package func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool) {
-        guard !text.isEmpty, let font = font(size: size) else { return }
+        // A line of text starting this far off the canvas cannot reach it (and would overflow SDL's integers).
+        guard !text.isEmpty, abs(point.x) < Self.drawableExtent, abs(point.y) < Self.drawableExtent,
+              let font = font(size: size) else { return }
         if outlined, let shadow = textTexture(text, font: font.outline, size: size, color: RGBA(0, 0, 0), outline: true) {
             var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(shadow.width), h: Float(shadow.height))
             SDL_RenderCopyF(renderer, shadow.texture, nil, &target)
@@ -116,6 +140,41 @@ package final class SDLCanvas: GalleryCanvas {
             SDL_RenderReadPixels(renderer, nil, pk_sdl_pixelformat_rgba32(), $0.baseAddress, Int32(width * 4))
         }
         return status == 0 ? PixelImage(width: width, height: height, pixels: pixels) : nil
+    }
+
+    // MARK: Geometry into SDL's integers
+
+    /// How far from the origin a coordinate given to SDL may lie: SDL keeps
+    /// rectangles in 32-bit integers (the software renderer converts even
+    /// its `Float` ones), and a tile's geometry comes from layouts and photo
+    /// headers, so it can be anything. 2²⁴ is also where `Float` stops
+    /// holding whole pixels.
+    package static let drawableExtent: CGFloat = 16_777_216
+
+    /// `value` rounded to a whole pixel for SDL: clamped to
+    /// ±``drawableExtent``, 0 for NaN. Never traps, whatever the geometry.
+    package static func pixel(_ value: CGFloat) -> Int32 {
+        guard !value.isNaN else { return 0 }
+        return Int32(min(max(value.rounded(), -drawableExtent), drawableExtent))
+    }
+
+    /// Whether every edge of `rect` lies within ±``drawableExtent``.
+    private static func isDrawable(_ rect: CGRect) -> Bool {
+        // No array: this runs for every fill, clip and copy of every frame.
+        abs(rect.minX) <= drawableExtent && abs(rect.minY) <= drawableExtent
+            && abs(rect.maxX) <= drawableExtent && abs(rect.maxY) <= drawableExtent
+    }
+
+    /// The part of `rect` on the canvas, or `nil` if none is (an empty
+    /// rectangle, or one with a NaN edge, included; an infinite edge is cut
+    /// at the canvas like any other).
+    package func visiblePart(of rect: CGRect) -> CGRect? {
+        let size = pixelSize
+        guard !rect.minX.isNaN, !rect.minY.isNaN, !rect.maxX.isNaN, !rect.maxY.isNaN else { return nil }
+        let minX = max(rect.minX, 0), minY = max(rect.minY, 0)
+        let maxX = min(rect.maxX, size.width), maxY = min(rect.maxY, size.height)
+        guard minX < maxX, minY < maxY else { return nil }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     // MARK: Private

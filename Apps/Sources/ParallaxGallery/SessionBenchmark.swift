@@ -27,6 +27,22 @@ package enum SessionBenchmark {
             case folder
             /// A real HTTP server on loopback (`python3 -m http.server` over the photo folder).
             case httpServer
+            /// The photos of a server the user named (`--server`), through the simulated server.
+            case server
+            /// Generated pictures in memory, through the simulated server.
+            case generated
+
+            /// Where `library`'s photos come from: a server, generated
+            /// pictures, or (anything else) a folder. Derived from the
+            /// library itself, so a report never calls a server's photos
+            /// "on disk".
+            package init(library: PhotoLibrary) {
+                switch library.source {
+                case is HTTPImageSource: self = .server
+                case is InMemoryImageSource: self = .generated
+                default: self = .folder
+                }
+            }
         }
 
         /// What the thumbnail disk cache holds when the session starts.
@@ -55,12 +71,29 @@ package enum SessionBenchmark {
             self.cache = cache
         }
 
-        package var name: String {
-            let origin: String
+        /// Where the photos come from, in words.
+        package var origin: String {
+            let delay = "\(latency.rangeText) per photo"
             switch source {
-            case .folder: origin = latency == .none ? "photos on disk" : "a slow server (\(latency.rangeText) per photo)"
-            case .httpServer: origin = "HTTP server (loopback)"
+            case .folder: return latency == .none ? "photos on disk" : "a slow server (\(delay))"
+            case .httpServer: return "HTTP server (loopback)"
+            case .server: return latency == .none ? "photos from --server" : "photos from --server, slowed (\(delay))"
+            case .generated: return latency == .none ? "generated pictures" : "generated pictures, slowed (\(delay))"
             }
+        }
+
+        /// The origin as the report's tables and targets abbreviate it.
+        package var shortOrigin: String {
+            switch source {
+            case .folder: return latency == .none ? "on disk" : "slow server"
+            case .httpServer: return "HTTP server"
+            case .server: return latency == .none ? "from --server" : "from --server, slowed"
+            case .generated: return latency == .none ? "generated" : "generated, slowed"
+            }
+        }
+
+        package var name: String {
+            let origin = self.origin
             let cacheText: String
             switch cache {
             case .none: cacheText = ""
@@ -99,6 +132,13 @@ package enum SessionBenchmark {
         package var pinching = ScrollingQuality()
         /// Frame work while pinching: p50, p99, max, in seconds.
         package var pinchWork: (p50: Double, p99: Double, max: Double) = (0, 0, 0)
+        /// Loads that failed (a failed tile counts as shown, not blank, so
+        /// without this count a session whose photos all fail looks perfect).
+        package var failedLoads = 0
+        /// Why the photo source could no longer list its photos after a
+        /// session with failed loads (the folder was deleted, the server
+        /// went away): its figures then do not measure the gallery.
+        package var sourceProblem: String?
 
         /// The fill times of events whose name starts with `prefix`.
         package func fillTimes(_ prefix: String) -> [Fill] { fills.filter { $0.event.hasPrefix(prefix) } }
@@ -224,7 +264,17 @@ package enum SessionBenchmark {
         }
         // The cache's writes are part of a first launch; the next launch must find them.
         await model.loader.waitUntilIdle()
-        let decodes = await model.loader.statistics.decodes
+        let statistics = await model.loader.statistics
+        let decodes = statistics.decodes
+        // Failed loads: is the source itself gone? (One listing, only after failures.)
+        var sourceProblem: String?
+        if statistics.failures > 0 {
+            do {
+                if try await library.source.imageIDs().isEmpty { sourceProblem = "it lists no photos any more" }
+            } catch {
+                sourceProblem = "\(error)"
+            }
+        }
         let sorted = session.workTimes.sorted()
         func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }
         let pinchSorted = session.pinchWorkTimes.sorted()
@@ -235,7 +285,8 @@ package enum SessionBenchmark {
                        fills: session.fills, work: (percentile(0.5), percentile(0.99), sorted.last ?? 0),
                        peakResidentBytes: PeakMemory.residentBytes(), cachePeakBytes: session.cachePeak,
                        cacheLimitBytes: GalleryModel.memoryCacheLimit, decodes: decodes, pinching: session.pinching,
-                       pinchWork: (pinchPercentile(0.5), pinchPercentile(0.99), pinchSorted.last ?? 0))
+                       pinchWork: (pinchPercentile(0.5), pinchPercentile(0.99), pinchSorted.last ?? 0),
+                       failedLoads: statistics.failures, sourceProblem: sourceProblem)
     }
 
     /// The frame loop: a frame every 16.7 ms on the wall clock.

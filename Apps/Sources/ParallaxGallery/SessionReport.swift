@@ -13,7 +13,9 @@ extension SessionBenchmark.Figures {
         hitch \(String(format: "%.2f", whole.hitchRatio)) ms/s; frame work p50 \(SessionReport.ms(work.p50)), \
         p99 \(SessionReport.ms(work.p99)), max \(SessionReport.ms(work.max)); full screen: \(fills); \
         peak RSS \(peakResidentBytes / 1_048_576) MiB; \(decodes) decodes; while pinching: hitch \
-        \(String(format: "%.2f", pinching.hitchRatio)) ms/s, blank \(percent(pinching)), frame work p99 \(SessionReport.ms(pinchWork.p99))
+        \(String(format: "%.2f", pinching.hitchRatio)) ms/s, blank \(percent(pinching)), frame work p99 \(SessionReport.ms(pinchWork.p99))\
+        \(failedLoads > 0 ? "; \(failedLoads) failed loads" : "")\
+        \(sourceProblem.map { "; THE PHOTO SOURCE FAILED DURING THE SESSION: \($0)" } ?? "")
         """
     }
 }
@@ -43,7 +45,7 @@ package enum SessionReport {
     package static func markdown(_ figures: [SessionBenchmark.Figures]) -> String {
         let photos = figures.first?.photos ?? 0
         var lines = ["## What the user sees while scrolling", "",
-                     "Scripted sessions over \(photos) photos (the real photo set repeated under distinct names), 1280 × 800, run at the display's pace: a frame is due every 16.7 ms on the wall clock, each frame is the model's update and the drawing by the headless software renderer, and downloads and decodes run beside it. A frame that finishes late waits for the next due time, as a display refresh would. Script: the first screen; two flings at 3,000 pt/s and two at 6,000 pt/s from rest, each left to stop; a jump to the middle and one to the end; then, back in the middle, a pinch out to fewer columns (the scale going to 1.8 over half a second, about the window's centre, as Ctrl + wheel drives it) and one back in (to 1 / 1.8), each released and left to settle; after every stop the screen is waited for until full (after a pinch: until every tile shows its photo decoded at its new size), then looked at for one second. Every session starts with a new model and nothing in memory. \"Photos on disk\" is the simulated server with no delay over the photo folder; \"a slow server\" delays each first download by 0–2 s, as the simulated server of RolfHendriks' UICollectionView-Demo does; \"HTTP server\" is `python3 -m http.server` over the photo folder on loopback, read through `HTTPImageSource` (its folder listing is the index). \"First launch\" runs with an empty thumbnail disk cache that fills as it goes (the gallery's default, `DiskImageCache` with JPEG entries); \"second launch\" is a new model over the cache the first launch filled, as when the gallery is opened again. Without a disk cache, every session starts cold.", "",
+                     "Scripted sessions over \(photos) photos (the real photo set repeated under distinct names), 1280 × 800, run at the display's pace: a frame is due every 16.7 ms on the wall clock, each frame is the model's update and the drawing by the headless software renderer, and downloads and decodes run beside it. A frame that finishes late waits for the next due time, as a display refresh would. Script: the first screen; two flings at 3,000 pt/s and two at 6,000 pt/s from rest, each left to stop; a jump to the middle and one to the end; then, back in the middle, a pinch out to fewer columns (the scale going to 1.8 over half a second, about the window's centre, as Ctrl + wheel drives it) and one back in (to 1 / 1.8), each released and left to settle; after every stop the screen is waited for until full (after a pinch: until every tile shows its photo decoded at its new size), then looked at for one second. Every session starts with a new model and nothing in memory. \"Photos on disk\" is the simulated server with no delay over the photo folder; \"a slow server\" delays each first download by 0–2 s, as the simulated server of RolfHendriks' UICollectionView-Demo does; \"HTTP server\" is `python3 -m http.server` over the photo folder on loopback, read through `HTTPImageSource` (its folder listing is the index). \"First launch\" runs with an empty thumbnail disk cache that fills as it goes (the gallery's default, `DiskImageCache` with JPEG entries); \"second launch\" is a new model over the cache the first launch filled, as when the gallery is opened again. Without a disk cache, every session starts cold. Sessions over a server named with `--server`, or over generated pictures, say so in their names; a session with failed loads is listed under \"Failed loads\" (a failed tile counts as shown).", "",
                      "- **Blank while moving**: visible tiles showing a placeholder, as a share of all visible tiles, over the frames in which the content moved (per fling speed).",
                      "- **Full after a fling / a jump**: from the moment the scroll stops (or jumps) until every visible tile shows its photo.",
                      "- **Hitch time ratio**: ms of frame time past the 16.7 ms budget per second of session (Apple's measure; ≤ 5 is the goal, > 10 noticeable), frame time counted from when the frame was due until it was drawn.",
@@ -76,7 +78,22 @@ package enum SessionReport {
             let blank = ratio(base.whole.blankShare, ours.whole.blankShare) { v in v.map { String(format: "%.2f %%", $0 * 100) } ?? "–" }
             let fling = ratio(median(base.fillTimes("fling").map(\.seconds)), median(ours.fillTimes("fling").map(\.seconds)), seconds)
             let jump = ratio(maximum(base.fillTimes("jump").map(\.seconds)), maximum(ours.fillTimes("jump").map(\.seconds)), seconds)
-            lines.append("| \(ours.scenario.layout.rawValue), \(ours.scenario.latency == .none ? "photos on disk" : "slow server (0–2 s)") | \(blank) | \(fling) | \(jump) |")
+            let origin = ours.scenario.source == .folder ? (ours.scenario.latency == .none ? "photos on disk" : "slow server (\(ours.scenario.latency.rangeText))") : ours.scenario.origin
+            lines.append("| \(ours.scenario.layout.rawValue), \(origin) | \(blank) | \(fling) | \(jump) |")
+        }
+        let failing = figures.filter { $0.failedLoads > 0 || $0.sourceProblem != nil }
+        if !failing.isEmpty {
+            // A failed tile counts as shown, so these sessions' blank shares and fill times flatter them.
+            lines += ["", "### Failed loads", "", "Failed tiles count as shown, not blank: the figures of these sessions do not measure the gallery.", "",
+                      "| Session | Failed loads | Source afterwards |", "| --- | ---: | --- |"]
+            for figure in failing {
+                lines.append("| \(figure.scenario.name) | \(figure.failedLoads) | \(figure.sourceProblem.map { "failed: \($0)" } ?? "still lists its photos") |")
+            }
+            for figure in failing {
+                if let problem = figure.sourceProblem {
+                    lines += ["", "**The photo source failed during \(figure.scenario.name): \(problem).**"]
+                }
+            }
         }
         lines += ["", "### Targets", "", "| Target | Measured | Result |", "| --- | --- | --- |"]
         for target in targets(figures) {
@@ -98,7 +115,7 @@ package enum SessionReport {
         for figure in figures where figure.scenario.followsViewport {
             let layout = figure.scenario.layout.rawValue
             if figure.scenario.cache == .warm {
-                let origin = figure.scenario.source == .folder ? "on disk" : "HTTP server"
+                let origin = figure.scenario.shortOrigin
                 let first = figure.fillTimes("first").first?.seconds
                 result.append(("\(layout), \(origin), second launch: first screen full ≤ 100 ms from the cache", seconds(first),
                                (first ?? .infinity) <= 0.100))
@@ -109,15 +126,15 @@ package enum SessionReport {
                 // A first launch with the cache filling: its figures are in the table; no target of its own.
             } else if figure.scenario.latency == .none {
                 let b3 = figure.flings[3000]?.blankShare ?? 1, b6 = figure.flings[6000]?.blankShare ?? 1
-                result.append(("\(layout), on disk: blank ≤ 1 % at 3,000 pt/s", String(format: "%.2f %%", b3 * 100), b3 <= 0.01))
-                result.append(("\(layout), on disk: blank ≤ 5 % at 6,000 pt/s", String(format: "%.2f %%", b6 * 100), b6 <= 0.05))
+                result.append(("\(layout), \(figure.scenario.shortOrigin): blank ≤ 1 % at 3,000 pt/s", String(format: "%.2f %%", b3 * 100), b3 <= 0.01))
+                result.append(("\(layout), \(figure.scenario.shortOrigin): blank ≤ 5 % at 6,000 pt/s", String(format: "%.2f %%", b6 * 100), b6 <= 0.05))
                 let fling = maximum(figure.fillTimes("fling").map(\.seconds))
-                result.append(("\(layout), on disk: full ≤ 50 ms after every fling stops", seconds(fling), (fling ?? .infinity) <= 0.050))
+                result.append(("\(layout), \(figure.scenario.shortOrigin): full ≤ 50 ms after every fling stops", seconds(fling), (fling ?? .infinity) <= 0.050))
                 let jump = maximum(figure.fillTimes("jump").map(\.seconds))
-                result.append(("\(layout), on disk: full ≤ 250 ms after every jump", seconds(jump), (jump ?? .infinity) <= 0.250))
+                result.append(("\(layout), \(figure.scenario.shortOrigin): full ≤ 250 ms after every jump", seconds(jump), (jump ?? .infinity) <= 0.250))
             } else {
                 let all = maximum(figure.fills.filter { !$0.event.hasPrefix("pinch") }.map(\.seconds))
-                result.append(("\(layout), slow server: full ≤ 2.2 s after every stop and jump (and the first screen)", seconds(all), (all ?? .infinity) <= 2.2))
+                result.append(("\(layout), \(figure.scenario.shortOrigin): full ≤ 2.2 s after every stop and jump (and the first screen)", seconds(all), (all ?? .infinity) <= 2.2))
             }
             let name = figure.scenario.name
             result.append(("\(name): hitch time ≤ 5 ms/s", String(format: "%.2f ms/s", figure.whole.hitchRatio), figure.whole.hitchRatio <= 5))

@@ -90,6 +90,9 @@ struct SharedOptions: ParsableArguments {
         }
         switch GalleryCache.open(directory) {
         case .success(let cache):
+            if cache.isReadOnly {
+                FileHandle.standardError.write(Data("parallax-gallery: the thumbnail cache \(directory.path) is read-only: thumbnails already there are shown, new ones are not kept\n".utf8))
+            }
             return cache
         case .failure(let error):
             FileHandle.standardError.write(Data("parallax-gallery: \(error); photos still show, but thumbnails will not be kept between launches\n".utf8))
@@ -132,6 +135,10 @@ struct SharedOptions: ParsableArguments {
         if let problem = CommandLineValues.outputProblem(path, option: option, kind: kind) {
             throw ValidationError(problem)
         }
+        // What the write itself would refuse (a link to nothing, a block device), before any work.
+        if kind == .file, let reason = OutputFile.refusal(for: path) {
+            throw ValidationError("\(option) '\(path)' cannot be written: \(reason).")
+        }
     }
 
     /// Checks a benchmark's `--out FILE` before any work: writable, and not a
@@ -145,30 +152,27 @@ struct SharedOptions: ParsableArguments {
         }
     }
 
-    /// Writes a benchmark's Markdown report (`--out`), replacing the file.
+    /// Writes a benchmark's Markdown report (`--out`), replacing the file
+    /// whole or not at all (``OutputFile``).
     static func writeReport(_ markdown: String, to path: String) throws {
-        try WriteFailure.reporting(path) { try (markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
+        try OutputFile.write(Data((markdown + "\n").utf8), to: path)
         print("wrote \(path)")
     }
 
-    /// The photos to show; a missing or empty folder falls back to
-    /// generated pictures with a clear message, so the gallery still runs.
-    func library() async -> PhotoLibrary {
+    /// The photos to show. A folder or server that was named and cannot be
+    /// used (missing, unreadable, no photos) is an error naming it; only
+    /// when none was named does a missing or empty `.cache/photos` fall back
+    /// to generated pictures, with a clear message, so the gallery still runs.
+    func library() async throws -> PhotoLibrary {
         if generated { return PhotoLibrary.synthetic(mixedShapes: true) }
-        if let url = try? serverURL() {
-            do {
-                return try PhotoLibrary.server(url)
-            } catch {
-                FileHandle.standardError.write(Data("parallax-gallery: \(error); showing generated pictures instead\n".utf8))
-                return PhotoLibrary.synthetic(mixedShapes: true)
-            }
-        }
+        if let url = try serverURL() { return try PhotoLibrary.server(url) }
         let folder = photos.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".cache/photos")
         do {
             return try await PhotoLibrary.folder(folder)
         } catch {
-            if photos != nil || FileManager.default.fileExists(atPath: folder.path) {
+            if photos != nil { throw error }
+            if FileManager.default.fileExists(atPath: folder.path) {
                 FileHandle.standardError.write(Data("parallax-gallery: \(error); showing generated pictures instead\n".utf8))
             }
             return PhotoLibrary.synthetic(mixedShapes: true)
@@ -193,7 +197,7 @@ struct Run: AsyncParsableCommand {
         // A real server brings its own latency; the simulated one adds none to it.
         let settings = try options.settings(defaultLatency: options.server == nil ? .seed : .none)
         let size = options.size
-        let library = await options.library()
+        let library = try await options.library()
         let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: options.diskCache())
         do {
             try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots)).run()
@@ -274,16 +278,16 @@ struct Render: AsyncParsableCommand {
             guard let frame = try GalleryRendering.layers(size: size, offset: CGFloat(scroll)), let png = frame.pngData() else {
                 throw ValidationError("the frame could not be rendered")
             }
-            try WriteFailure.reporting(out) { try png.write(to: URL(fileURLWithPath: out)) }
+            try OutputFile.write(png, to: out)
             print("wrote \(out)")
             return
         }
-        let library = await options.library()
+        let library = try await options.library()
         if frames == 1 {
             guard let frame = try await GalleryRendering.frame(library: library, settings: settings, size: size,
                                                                scroll: CGFloat(scroll), hud: hud),
                   let png = frame.pngData() else { throw ValidationError("the frame could not be rendered") }
-            try WriteFailure.reporting(out) { try png.write(to: URL(fileURLWithPath: out)) }
+            try OutputFile.write(png, to: out)
             print("wrote \(out)")
         } else {
             let files: [URL]
@@ -323,7 +327,7 @@ struct Manifest: AsyncParsableCommand {
         }
         guard !manifest.entries.isEmpty else { throw ValidationError("the folder \(directory.path) holds no JPEG or PNG file") }
         let path = out ?? directory.appendingPathComponent("photos.json").path
-        try WriteFailure.reporting(path) { try manifest.json().write(to: URL(fileURLWithPath: path), options: .atomic) }
+        try OutputFile.write(manifest.json(), to: path)
         let unmeasured = manifest.entries.filter { $0.header == nil }.map(\.id.rawValue)
         if !unmeasured.isEmpty {
             FileHandle.standardError.write(Data("parallax-gallery: no readable header in \(unmeasured.joined(separator: ", ")); listed without a size\n".utf8))
@@ -342,7 +346,7 @@ struct Bench: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let size = options.size
-        let library = await options.library()
+        let library = try await options.library()
         let results = try await GalleryBenchmark.run(library: library, size: size)
         print(results.summary)
         try report.write(results.markdown)
@@ -360,7 +364,7 @@ struct CacheFormats: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let results = try await CacheFormatBenchmark.run(library: await options.library(), size: options.size)
+        let results = try await CacheFormatBenchmark.run(library: try await options.library(), size: options.size)
         for row in results.rows {
             print(String(format: "%@: %.0f bytes, read %.3f ms, PSNR %.1f / %.1f dB", row.name, row.bytesPerEntry,
                          row.readSeconds * 1000, row.meanPSNR, row.minimumPSNR))
@@ -411,12 +415,13 @@ struct Session: AsyncParsableCommand {
             guard let preset = LatencyPreset(rawValue: String(name)) else { throw ValidationError("--latencies takes none, seed and slow") }
             return preset
         }
-        let library = await options.library()
+        let library = try await options.library()
         var figures: [SessionBenchmark.Figures] = []
         for latency in latencyList {
             for layout in layoutList {
                 for followsViewport in noBaseline ? [true] : [true, false] {
-                    let scenario = SessionBenchmark.Scenario(layout: layout, latency: latency, followsViewport: followsViewport)
+                    let scenario = SessionBenchmark.Scenario(layout: layout, latency: latency, followsViewport: followsViewport,
+                                                             source: .init(library: library))
                     let result = try await SessionBenchmark.run(scenario, library: library, photos: count, size: size)
                     print(result.summary)
                     figures.append(result)

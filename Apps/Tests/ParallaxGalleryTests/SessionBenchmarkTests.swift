@@ -1,9 +1,27 @@
 #if canImport(CSDL2)
 import Foundation
+import ParallaxImages
 import Testing
 @testable import ParallaxGallery
 
-@Suite("Session benchmark")
+/// A photo folder that is deleted as soon as its list has been read: every
+/// photo then fails to load, mid-session.
+struct VanishingFolder: ImageSource {
+    let base: FolderImageSource
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] {
+        let ids = try await base.imageIDs()
+        try? FileManager.default.removeItem(at: base.directory)
+        return ids
+    }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await base.data(for: id) }
+    func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader { try await base.header(for: id) }
+}
+
+/// Serialized: sessions run on the wall clock on the main actor, so two at
+/// once would slow each other's frames and measure that.
+@Suite("Session benchmark", .serialized)
 @MainActor
 struct SessionBenchmarkTests {
     /// A session small enough for a test: 300 photos, one fling, one jump, a tenth of a second's dwell.
@@ -32,6 +50,57 @@ struct SessionBenchmarkTests {
         #expect(figures.work.p50 <= figures.work.p99 && figures.work.p99 <= figures.work.max && figures.work.max > 0)
         #expect(figures.decodes > 0 && figures.cachePeakBytes > 0 && figures.cachePeakBytes <= figures.cacheLimitBytes)
         #expect(figures.peakResidentBytes > 0)
+    }
+
+    /// Issue 23: a folder deleted mid-session used to report 0 % blank
+    /// (a failed tile counts as shown) and nothing else.
+    @Test func aFolderThatVanishesMidSessionIsCountedAndSaidPlainly() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vanishing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<3 {
+            try SyntheticPhotos.landscape(index: index, width: 160, height: 120)
+                .write(to: folder.appendingPathComponent("photo-\(index).png"))
+        }
+        let library = PhotoLibrary(source: VanishingFolder(base: FolderImageSource(directory: folder)), credits: [],
+                                   description: "a vanishing folder", readsHeadersLocally: true)
+        let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .none, followsViewport: true, source: .init(library: library))
+        #expect(scenario.source == .folder)
+        let script = SessionBenchmark.Script(flings: [.init(speed: 3000, count: 1)], jumps: [], dwell: 0.05)
+        let figures = try await SessionBenchmark.run(scenario, library: library, photos: 60,
+                                                     size: CGSize(width: 640, height: 400), script: script)
+        #expect(figures.failedLoads > 0)
+        let problem = try #require(figures.sourceProblem)
+        #expect(problem.contains(folder.path))
+        #expect(figures.summary.contains("\(figures.failedLoads) failed loads"))
+        #expect(figures.summary.contains("THE PHOTO SOURCE FAILED DURING THE SESSION"))
+        let markdown = SessionReport.markdown([figures])
+        #expect(markdown.contains("### Failed loads"))
+        #expect(markdown.contains("| \(scenario.name) | \(figures.failedLoads) | failed: \(problem) |"))
+        #expect(markdown.contains("**The photo source failed during \(scenario.name): \(problem).**"))
+    }
+
+    /// Sessions over `--server` (or generated pictures) say so: never "photos on disk".
+    @Test func sessionsOverAServerOrGeneratedPicturesAreLabelledByTheirSource() throws {
+        let server = try PhotoLibrary.server(try #require(URL(string: "http://127.0.0.1:8/photos.json")))
+        #expect(SessionBenchmark.Scenario.Source(library: server) == .server)
+        #expect(SessionBenchmark.Scenario.Source(library: .synthetic(count: 1, width: 8, height: 8)) == .generated)
+        func figures(_ source: SessionBenchmark.Scenario.Source, _ followsViewport: Bool) -> SessionBenchmark.Figures {
+            var quality = ScrollingQuality()
+            quality.record(visible: 100, blank: 1, isMoving: true, frameTime: 0.01, interval: 1.0 / 60)
+            return SessionBenchmark.Figures(
+                scenario: .init(layout: .grid, latency: .none, followsViewport: followsViewport, source: source), photos: 3000,
+                flings: [3000: quality, 6000: quality], whole: quality,
+                fills: [.init(event: "first screen", seconds: 0.04), .init(event: "jump to the end", seconds: 0.04)],
+                work: (0.004, 0.012, 0.015), peakResidentBytes: 300 << 20, cachePeakBytes: 100 << 20,
+                cacheLimitBytes: 256 << 20, decodes: 10)
+        }
+        let markdown = SessionReport.markdown([figures(.server, true), figures(.server, false)])
+        #expect(!markdown.contains("on disk |") && !markdown.contains(", on disk:"))
+        #expect(markdown.contains("| grid, photos from --server | "))
+        #expect(markdown.contains("| grid, from --server: blank ≤ 1 % at 3,000 pt/s | 1.00 % | **PASS** |"))
+        #expect(figures(.generated, true).summary.hasPrefix("grid, generated pictures, ParallaxKit:"))
+        #expect(!markdown.contains("### Failed loads"))
     }
 
     /// The report is the section's title and body alone: the markers, the date and the machine are

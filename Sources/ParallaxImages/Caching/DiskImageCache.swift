@@ -15,7 +15,16 @@ import Foundation
 /// old entry or the new one, whole; each carries its key and a 64-bit
 /// checksum of key and payload, so a truncated or corrupt file is detected
 /// on read, deleted, and never served. A folder that cannot be written (a
-/// full disk, a read-only folder) only means entries are not kept.
+/// full disk, a read-only folder) only means entries are not kept: a folder
+/// that cannot be written when it is opened is used read-only
+/// (``isReadOnly``: its entries are served, nothing is written), and a
+/// write that fails part-way leaves no partial file, and no ledger that
+/// disagrees with the folder (a ledger that cannot be written is removed,
+/// so the next writer recounts it from the files).
+///
+/// **Only regular files are entries.** Anything else under an entry's name
+/// (a folder, a link, a pipe) is never read, never counted, and is removed
+/// when the entry is next read or written.
 ///
 /// Pixels are stored as ``ThumbnailEntryFormat/default`` (JPEG for opaque
 /// thumbnails) unless the cache is opened with another format.
@@ -77,6 +86,13 @@ public final class DiskImageCache: Sendable {
     /// prepared under an earlier generation is dropped.
     public var generation: Int { erasures.withLock { $0 } }
 
+    /// Whether the folder could not be written when the cache was opened (a
+    /// read-only mount, a folder without write permission): its entries are
+    /// still served, but nothing is stored, stamped or evicted. A surface
+    /// says so once, since the thumbnails it makes will not be kept.
+    public let isReadOnly: Bool
+    private let writer: FileWriter
+
     /// Opens (creating if needed) a cache in `directory` of at most
     /// `sizeLimit` bytes (default 150 MB, Nuke's), evicting down to the
     /// limit if the folder holds more.
@@ -85,10 +101,17 @@ public final class DiskImageCache: Sendable {
     /// blocking step not on the I/O threads): open caches at start-up.
     /// - Throws: ``CacheError/unusableDirectory(_:)`` if the folder cannot
     ///   be created, is a file, or its lock file cannot be made.
-    public init(directory: URL, sizeLimit: Int = 150 * 1_048_576, format: ThumbnailEntryFormat = .default) throws(CacheError) {
+    public convenience init(directory: URL, sizeLimit: Int = 150 * 1_048_576, format: ThumbnailEntryFormat = .default) throws(CacheError) {
+        try self.init(directory: directory, sizeLimit: sizeLimit, format: format, writer: .system)
+    }
+
+    /// The cache with its files written by `writer` (the tests' full disk).
+    init(directory: URL, sizeLimit: Int = 150 * 1_048_576, format: ThumbnailEntryFormat = .default,
+         writer: FileWriter) throws(CacheError) {
         self.directory = directory
         self.sizeLimit = max(sizeLimit, 0)
         self.format = format
+        self.writer = writer
         let fileManager = FileManager()
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
@@ -100,13 +123,27 @@ public final class DiskImageCache: Sendable {
                 throw .unusableDirectory("cannot create \(directory.path): \(error.localizedDescription)")
             }
         }
-        let folder = Folder(directory: directory, limit: self.sizeLimit)
-        guard folder.withLock({ folder.recount(evicting: true) }) != nil else {
+        isReadOnly = !Self.canCreateFiles(in: directory)
+        let folder = Folder(directory: directory, limit: self.sizeLimit, writer: writer)
+        // Read-only, there is nothing to recount into (the ledger cannot be written) and nothing to evict.
+        guard isReadOnly || folder.withLock({ folder.recount(evicting: true) }) != nil else {
             throw .unusableDirectory("cannot lock \(directory.appendingPathComponent(Self.lockName).path): \(String(cString: strerror(errno)))")
         }
     }
 
-    private var folder: Folder { Folder(directory: directory, limit: sizeLimit) }
+    private var folder: Folder { Folder(directory: directory, limit: sizeLimit, writer: writer) }
+
+    /// Whether a file can be created in `directory` now: tried, not guessed
+    /// from permission bits, which say nothing of read-only mounts or of
+    /// what root may do.
+    private static func canCreateFiles(in directory: URL) -> Bool {
+        let probe = directory.appendingPathComponent(temporaryPrefix + "probe-" + UUID().uuidString).path
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        unlink(probe)
+        return true
+    }
 
     /// The cached thumbnail for `key` of the picture whose fingerprint is
     /// now `fingerprint`, or `nil` if there is none, it was made from
@@ -120,6 +157,12 @@ public final class DiskImageCache: Sendable {
             // An erase that starts while this reads (a reload) must not be answered with what it erased.
             guard erasures.withLock({ $0 }) == started else { return nil }
             let url = folder.directory.appendingPathComponent(name)
+            guard FileKind(path: url.path, following: false) == .regular else {
+                // Something other than an entry under its name (a folder, a link): removed, so the
+                // next store can write the entry again.
+                if FileKind(path: url.path, following: false) != .missing { _ = folder.withLock { folder.removeOddity(name) } }
+                return nil
+            }
             guard let data = try? Data(contentsOf: url) else { return nil }
             let entry = Self.decode(data, expecting: key, fingerprint: fingerprint)
             if case .otherVersion = entry { return nil }         // left for the new version's store to replace
@@ -143,14 +186,15 @@ public final class DiskImageCache: Sendable {
     /// write must not refill an erased cache).
     public func store(_ image: PixelImage, for key: ThumbnailKey, fingerprint: String = "", generation expected: Int? = nil) async {
         let started = expected ?? generation
-        guard started == generation else { return }
+        guard started == generation, !isReadOnly else { return }
         let folder = self.folder, name = Self.fileName(for: key), erasures = self.erasures, format = self.format
         await BlockingWorkQueue.fileIO.run {
             let data = Self.encode(image, key: key, fingerprint: fingerprint, format: format)
             guard data.count <= folder.limit else { return }
             let temporary = folder.directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
-            guard (try? data.write(to: temporary)) != nil else {
-                try? FileManager().removeItem(at: temporary)
+            guard (try? folder.writer.write(data, temporary)) != nil else {
+                // A full disk: whatever was written of it goes. The ledger was not touched.
+                unlink(temporary.path)
                 return
             }
             Folder.stamp(path: temporary.path)                   // its first use
@@ -263,6 +307,7 @@ public final class DiskImageCache: Sendable {
     struct Folder: Sendable {
         let directory: URL
         let limit: Int
+        var writer: FileWriter = .system
 
         /// Runs `body` holding the folder's exclusive lock (shared with every
         /// process using the folder); `nil` if the lock cannot be taken.
@@ -277,21 +322,38 @@ public final class DiskImageCache: Sendable {
             return body()
         }
 
-        /// Every entry file, with its size and last use.
+        /// Every entry file (regular files only), with its size and last use.
         func entries() -> [(name: String, size: Int, lastUse: Double)] {
             let names = (try? FileManager().contentsOfDirectory(atPath: directory.path)) ?? []
             return names.compactMap { name in
                 guard name.hasSuffix("." + DiskImageCache.entryExtension) else { return nil }
                 var status = stat()
-                guard stat(directory.appendingPathComponent(name).path, &status) == 0 else { return nil }
+                guard lstat(directory.appendingPathComponent(name).path, &status) == 0,
+                      status.st_mode & S_IFMT == S_IFREG else { return nil }
                 return (name, Int(status.st_size), Self.modificationTime(status))
             }
         }
 
+        /// The size of the entry file `name`; `nil` when there is none (or
+        /// something that is not a regular file is there).
         func size(of name: String) -> Int? {
             var status = stat()
-            guard stat(directory.appendingPathComponent(name).path, &status) == 0 else { return nil }
+            guard lstat(directory.appendingPathComponent(name).path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                return nil
+            }
             return Int(status.st_size)
+        }
+
+        /// Removes what is under the entry name `name` when it is not a
+        /// regular file (a folder with whatever it holds, a link, a pipe):
+        /// never counted, it is not on the ledger. Under the lock.
+        func removeOddity(_ name: String) {
+            let path = directory.appendingPathComponent(name).path
+            switch FileKind(path: path, following: false) {
+            case .missing, .regular: return
+            case .directory: try? FileManager().removeItem(atPath: path)
+            default: unlink(path)
+            }
         }
 
         /// Marks `name` as used now.
@@ -331,8 +393,18 @@ public final class DiskImageCache: Sendable {
             return recount(evicting: false)
         }
 
+        /// Writes the ledger (a temporary file renamed over it). When that
+        /// fails (a full disk), the ledger is removed instead, so that no
+        /// stale total outlives the failure: the next reader recounts it from
+        /// the files.
         func writeLedger(_ total: Int) {
-            try? String(max(total, 0)).write(to: directory.appendingPathComponent(DiskImageCache.ledgerName), atomically: true, encoding: .utf8)
+            let ledger = directory.appendingPathComponent(DiskImageCache.ledgerName)
+            let temporary = directory.appendingPathComponent(DiskImageCache.temporaryPrefix + "ledger-" + UUID().uuidString)
+            if (try? writer.write(Data(String(max(total, 0)).utf8), temporary)) != nil, rename(temporary.path, ledger.path) == 0 {
+                return
+            }
+            unlink(temporary.path)
+            unlink(ledger.path)
         }
 
         /// Counts the entries again, clearing abandoned temporary files, and
@@ -346,6 +418,7 @@ public final class DiskImageCache: Sendable {
                 let path = directory.appendingPathComponent(name).path
                 if stat(path, &status) == 0, now - Self.modificationTime(status) > DiskImageCache.abandonedAfter { unlink(path) }
             }
+            for name in names where name.hasSuffix("." + DiskImageCache.entryExtension) { removeOddity(name) }
             var total = entries().reduce(0) { $0 + $1.size }
             if evicting, total > limit { total = evict(to: limit) }
             writeLedger(total)
@@ -372,6 +445,8 @@ public final class DiskImageCache: Sendable {
             var status = stat()
             guard stat(written.path, &status) == 0 else { return false }
             let size = Int(status.st_size), old = self.size(of: name) ?? 0
+            // A folder (or link, or pipe) squatting on the entry's name would refuse the rename forever.
+            removeOddity(name)
             // Read before the rename: a missing ledger is recounted from the files, which must not
             // already include this entry (it would count twice).
             let before = ledger()
@@ -390,4 +465,13 @@ public final class DiskImageCache: Sendable {
             writeLedger(ledger() - size)
         }
     }
+}
+
+/// How the disk cache writes a file: the system's `Data.write(to:)`, or in
+/// tests a disk that fills part-way through.
+struct FileWriter: Sendable {
+    var write: @Sendable (Data, URL) throws -> Void
+
+    /// Writes with `Data.write(to:)` (not atomic: the cache renames itself).
+    static let system = FileWriter { data, url in try data.write(to: url) }
 }
