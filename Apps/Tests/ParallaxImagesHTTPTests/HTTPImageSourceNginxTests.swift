@@ -28,8 +28,10 @@ struct HTTPImageSourceNginxTests {
         }
     }
 
-    /// A photo folder inside a parent that also holds `secret.jpg`, served as
-    /// /photos/ (and /json/, /xml/): the secret is one `..` away.
+    /// A photo folder inside a parent that also holds `secret.jpg`; nginx
+    /// serves the parent, so the photos are at /photos/photos/ (and
+    /// /json/photos/, /xml/photos/) and the secret is one `..` away, as with
+    /// a `root` that holds more than the photo folder.
     struct Library {
         let parent: URL
         let folder: URL
@@ -48,10 +50,10 @@ struct HTTPImageSourceNginxTests {
             try Data("the secret".utf8).write(to: parent.appendingPathComponent("secret.jpg"))
             let manifest = #"{"images": ["a.jpg", "../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "2024/d.jpg", "é.jpeg"]}"#
             try Data(manifest.utf8).write(to: folder.appendingPathComponent("photos.json"))
-            nginx = try await NginxServer.start(serving: folder)
+            nginx = try await NginxServer.start(serving: parent)
         }
 
-        func base(_ location: String) -> URL { nginx.baseURL.appendingPathComponent(location + "/") }
+        func base(_ location: String) -> URL { URL(string: "\(nginx.baseURL.absoluteString)\(location)/photos/")! }
 
         func close() async {
             await nginx.stop()
@@ -77,7 +79,7 @@ struct HTTPImageSourceNginxTests {
         let library = try await Library()
         // The attack is real: nginx does serve the secret to a request that encodes the slash.
         let attack = try await AsyncHTTPClientTransport.shared.send(HTTPTransportRequest(
-            url: URL(string: "\(library.nginx.baseURL.absoluteString)photos/..%2Fsecret.jpg")!, maximumBodySize: 1 << 20,
+            url: URL(string: "\(library.nginx.baseURL.absoluteString)photos/photos/..%2Fsecret.jpg")!, maximumBodySize: 1 << 20,
             timeout: 30))
         #expect(attack.status == 200 && attack.body == Data("the secret".utf8), "nginx no longer serves the attack: \(attack.status)")
         let before = library.nginx.logEntries().count
@@ -90,9 +92,9 @@ struct HTTPImageSourceNginxTests {
             await #expect(throws: ImageSourceError.self) { try await source.data(for: ImageID(name)) }
         }
         #expect(try await source.data(for: "a.jpg") == Data("first".utf8))
-        _ = try await library.nginx.entry(for: "/photos/a.jpg")
+        _ = try await library.nginx.entry(for: "/photos/photos/a.jpg")
         let asked = library.nginx.logEntries().dropFirst(before).map(\.uri)
-        #expect(asked == ["/photos/photos.json", "/photos/a.jpg"], "\(asked)")
+        #expect(asked == ["/photos/photos/photos.json", "/photos/photos/a.jpg"], "\(asked)")
         await library.close()
     }
 
@@ -109,8 +111,8 @@ struct HTTPImageSourceNginxTests {
         } catch {
             #expect(error.description.contains("the answer would be 300 MiB, over the 8 MiB limit"), "\(error)")
         }
-        let entry = try await library.nginx.entry(for: "/photos/huge.jpg")
-        #expect(library.nginx.logEntries().filter { $0.uri == "/photos/huge.jpg" }.count == 1)   // not retried
+        let entry = try await library.nginx.entry(for: "/photos/photos/huge.jpg")
+        #expect(library.nginx.logEntries().filter { $0.uri == "/photos/photos/huge.jpg" }.count == 1)   // not retried
         if transport == .asyncHTTPClient {
             // Closed, not drained: what nginx handed the kernel is the socket buffers' worth, far below 300 MB.
             #expect(entry.bytesSent < 64 << 20, "\(entry)")
