@@ -87,6 +87,31 @@ struct ServerAndCacheTests {
         #expect(model.cells.filter { $0.item != model.photos.firstIndex(of: "broken.png") }.allSatisfy { $0.image != nil })
     }
 
+    /// A manifest that names files outside its folder: those are never
+    /// asked for (python's server would answer `/..%2Fsecret.png` from the
+    /// folder's parent), the rest shows, and the user is told which.
+    @Test func namesOutsideTheFolderAreRefusedAndTheRestShows() async throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-parent-\(UUID().uuidString)")
+        let folder = parent.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try SyntheticPhotos.landscape(index: 1, width: 320, height: 240).write(to: folder.appendingPathComponent("a.png"))
+        try SyntheticPhotos.landscape(index: 2, width: 320, height: 240).write(to: parent.appendingPathComponent("secret.png"))
+        let manifest = #"{"images": ["../secret.png", "..%2Fsecret.png", "a.png"]}"#
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("photos.json"))
+        let server = try LocalHTTPServer(serving: folder)
+        defer { server.stop() }
+        let library = try PhotoLibrary.server(server.url.appendingPathComponent("photos.json"))
+        let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
+        await model.loadPhotoList()
+        #expect(model.photos == ["a.png"])
+        let notice = try #require(GalleryModel.refusalNotice(library.source))
+        #expect(notice.hasPrefix("the server's list named 2 files the gallery will not request"), "\(notice)")
+        #expect(notice.contains("\"../secret.png\" (a path, not a single file name)"), "\(notice)")
+        await model.settle(at: 0)
+        #expect(allVisibleShowPhotos(model))
+    }
+
     @Test func aServerThatIsNotThereIsAMessageNotACrash() async throws {
         let folder = try photoFolder(count: 1)
         defer { try? FileManager.default.removeItem(at: folder) }
