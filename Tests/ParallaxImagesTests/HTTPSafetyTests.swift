@@ -169,6 +169,20 @@ struct HTTPSafetyTests {
         }
     }
 
+    @Test func aFolderEscapeForAByteThatIsNotUTF8IsOneFileNameOverHTTP() async throws {
+        // "café.jpg" in Latin-1, as a folder source (and `parallax-gallery manifest`) names it.
+        let id = FolderImageSource.imageID(forFileName: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(id.rawValue == "caf/xE9.jpg")
+        let server = try LoopbackHTTPServer(routes: ["/photos.json": Data(#"{"images": ["caf/xE9.jpg", "caf/xZZ.jpg"]}"#.utf8)])
+        defer { server.stop() }
+        let source = try HTTPImageSource(baseURL: server.baseURL, indexPath: "photos.json", maximumAttempts: 1)
+        #expect(try await source.imageIDs() == [id])
+        #expect(source.refusedNames.map(\.name) == ["caf/xZZ.jpg"])
+        #expect(source.url(for: id)?.absoluteString == "\(server.baseURL.absoluteString)caf%E9.jpg")
+        // A real escape of a '/' or of "..", which a folder never writes, stays a path.
+        #expect(HTTPPhotoName.refusal(of: "/x2F") != nil && HTTPPhotoName.refusal(of: "/x2E/x2E") != nil)
+    }
+
     @Test func retryAfterDatesMatchFoundationsReading() {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

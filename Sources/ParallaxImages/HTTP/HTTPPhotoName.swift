@@ -17,10 +17,17 @@ enum HTTPPhotoName {
     /// non-empty, at most 1,024 bytes, free of control characters, and —
     /// both as written and after percent-decoding, however many times — not
     /// `.` or `..` and without `/`, `\` or NUL.
+    ///
+    /// A name holding ``FolderImageSource``'s escapes for bytes that are not
+    /// UTF-8 (`caf/xE9.jpg`, as `parallax-gallery manifest` writes a Latin-1
+    /// file name) is one file name: it is checked as the bytes it stands for.
     static func refusal(of name: String) -> String? {
         guard !name.isEmpty else { return "an empty name" }
         guard name.utf8.count <= 1_024 else { return "a name over 1,024 bytes" }
         var form = name
+        if name.utf8.contains(UInt8(ascii: "/")), let bytes = FolderImageSource.fileName(of: ImageID(name)) {
+            form = String(decoding: bytes, as: UTF8.self)                  // the escaped bytes as U+FFFD
+        }
         // A server that decodes twice must not find a separator either: decode until nothing changes.
         for _ in 0..<4 {
             if let reason = refusalOfDecoded(form) { return reason }
@@ -43,19 +50,36 @@ enum HTTPPhotoName {
         return nil
     }
 
-    /// The characters left as they are in a path segment: RFC 3986's
-    /// unreserved ones. Everything else, `%` included, is percent-encoded.
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// The URL of `name` under `base`: `base` (as a folder) plus the name as
-    /// one encoded segment, checked to be on the base's origin and under its
-    /// path; `nil` for a refused name or a URL that would leave the base.
+    /// The URL of `name` under `base`: `base` (as a folder) plus the name's
+    /// bytes as one segment, every byte but RFC 3986's unreserved ones
+    /// percent-encoded (`%` too), checked to be on the base's origin and
+    /// under its path; `nil` for a refused name or a URL that would leave
+    /// the base.
     static func url(for name: String, under base: URL) -> URL? {
-        guard refusal(of: name) == nil,
-              let segment = name.addingPercentEncoding(withAllowedCharacters: unreserved),
-              let url = url(base, appendingEncodedPath: segment) else { return nil }
+        guard refusal(of: name) == nil else { return nil }
+        let bytes = name.utf8.contains(UInt8(ascii: "/"))
+            ? FolderImageSource.fileName(of: ImageID(name)) ?? [] : Array(name.utf8)
+        guard !bytes.isEmpty, let url = url(base, appendingEncodedPath: segment(bytes)) else { return nil }
         return isUnder(url, base: base) ? url : nil
+    }
+
+    /// `bytes` as a path segment: unreserved characters as they are, every
+    /// other byte as `%HH`.
+    static func segment(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                encoded.append(byte)
+            default:
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// `base` with an already percent-encoded relative path added to its
