@@ -6,7 +6,7 @@ gallery as its listing or manifest.
   links/index.html      an HTML listing with 100,000 photo links
   entities/index.html   one link holding 20 MB of '&amp;'
   tokens/index.html     10,000,000 'href' tokens that never make a link
-  manifest/photos.json  a manifest of 1,000,000 photos with sizes (about 50 MB)
+  manifest/photos.json  a manifest of 1,000,000 photos with sizes (60 MB)
 """
 import os
 import sys

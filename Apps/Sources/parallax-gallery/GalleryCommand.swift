@@ -483,11 +483,6 @@ struct WriteFailure: Error, CustomStringConvertible {
             description = "\(error)"
         }
     }
-
-    /// Runs `body`, reporting a file-system error from it as a ``WriteFailure`` for `path`.
-    static func reporting<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw WriteFailure(error, path: path) }
-    }
 }
 
 /// `--out FILE`, shared by the benchmark commands: the Markdown report,

@@ -34,10 +34,13 @@ struct HTTPIndex: Sendable {
                 // About 50 bytes an entry: room made once, not by doubling a million-entry table.
                 let estimate = min(body.count / 48, 4_000_000)
                 index.names.reserveCapacity(estimate)
-                index.seen.reserveCapacity(estimate)
                 index.headers.reserveCapacity(estimate)
                 try ImageManifest.forEachEntry(inJSON: body) { entry in
-                    if index.accept(entry.id.rawValue), let header = entry.header { index.headers[entry.id] = header }
+                    if let header = entry.header {
+                        index.accept(entry.id.rawValue, header: header)
+                    } else {
+                        index.accept(entry.id.rawValue)
+                    }
                 }
                 index.seen = []
                 return index
@@ -67,20 +70,35 @@ struct HTTPIndex: Sendable {
 
     /// How many names were refused (``refused`` keeps the first 1,000).
     var refusedCount = 0
+    /// The names taken that have no header (those with one are in
+    /// ``headers``): together, every name taken, for skipping repeats.
     private var seen: Set<String> = []
 
     /// Takes `name` if it is a single file name not seen before; records
-    /// why not otherwise. Returns whether it was taken.
-    @discardableResult
-    private mutating func accept(_ name: String) -> Bool {
-        if let reason = HTTPPhotoName.refusal(of: name) {
-            if refused.count < 1_000 { refused.append(.init(name: name, reason: reason)) }
-            refusedCount += 1
-            return false
-        }
-        guard seen.insert(name).inserted else { return false }
+    /// why not otherwise.
+    private mutating func accept(_ name: String) {
+        guard isSafe(name), headers.isEmpty || headers[ImageID(name)] == nil, seen.insert(name).inserted else { return }
         names.append(ImageID(name))
-        return true
+    }
+
+    /// Takes `name` with the size a manifest states, as ``accept(_:)``
+    /// does; the first listing of a name wins. One hash for a new name.
+    private mutating func accept(_ name: String, header: ImageHeader) {
+        guard isSafe(name), seen.isEmpty || !seen.contains(name) else { return }
+        let id = ImageID(name)
+        if let first = headers.updateValue(header, forKey: id) {
+            headers[id] = first                                     // a repeat: the first stays
+            return
+        }
+        names.append(id)
+    }
+
+    /// Whether `name` is a single file name; records why not otherwise.
+    private mutating func isSafe(_ name: String) -> Bool {
+        guard let reason = HTTPPhotoName.refusal(of: name) else { return true }
+        if refused.count < 1_000 { refused.append(.init(name: name, reason: reason)) }
+        refusedCount += 1
+        return false
     }
 
     // MARK: Text
