@@ -20,22 +20,11 @@ files="$(mktemp -d)"
 trap 'rm -rf "$files"' EXIT
 /usr/bin/python3 scripts/hostile/make-hostile.py "$files"
 
-# A nested package does not notice the library's files moving; a stale build plan is dropped and built again.
-"$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark \
-    || { rm -f Benchmarks/.build/*.yaml; "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark; }
-current="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)/thumbnail-benchmark"
-
+source scripts/lib/baseline-tool.sh
+current="$(current_tool thumbnail-benchmark)"
 before_tool=()
-worktree="${TMPDIR:-/tmp}/parallaxkit-baseline-$BASELINE"
-if [[ -d "$worktree" ]] || git worktree add --detach "$worktree" "$BASELINE" >/dev/null 2>&1; then
-    if "$SWIFT" build -c release --package-path "$worktree/Benchmarks" --product thumbnail-benchmark >/dev/null 2>&1; then
-        before_tool=("$("$SWIFT" build -c release --package-path "$worktree/Benchmarks" --show-bin-path)/thumbnail-benchmark" "$BASELINE")
-    else
-        echo "bench-hostile: the baseline $BASELINE does not build; reporting this checkout only" >&2
-    fi
-else
-    echo "bench-hostile: cannot check out $BASELINE; reporting this checkout only" >&2
-fi
+baseline="$(baseline_tool "$BASELINE" thumbnail-benchmark bench-hostile)"
+[[ -n "$baseline" ]] && before_tool=("$baseline" "$BASELINE")
 /usr/bin/python3 scripts/hostile/bench-hostile.py "$files" "$current" "${before_tool[@]}" >"$files/section.md"
 python3 scripts/bench-report.py section "$REPORT" hostile-benchmarks "$files/section.md" \
     --by scripts/hostile/bench-hostile.py --rerun scripts/bench-hostile.sh

@@ -21,24 +21,11 @@ files="$(mktemp -d)"
 trap 'rm -rf "$files"' EXIT
 /usr/bin/python3 scripts/hostile/make-indexes.py "$files"
 
-"$SWIFT" build -c release --package-path Benchmarks --product index-benchmark \
-    || { rm -f Benchmarks/.build/*.yaml; "$SWIFT" build -c release --package-path Benchmarks --product index-benchmark; }
-current="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)/index-benchmark"
-
+source scripts/lib/baseline-tool.sh
+current="$(current_tool index-benchmark)"
 before_tool=()
-worktree="${TMPDIR:-/tmp}/parallaxkit-index-baseline-$BASELINE"
-if [[ -d "$worktree" ]] || git worktree add --detach "$worktree" "$BASELINE" >/dev/null 2>&1; then
-    mkdir -p "$worktree/Benchmarks/Tools"
-    cp -r Benchmarks/Tools/IndexBenchmark "$worktree/Benchmarks/Tools/"
-    cp Benchmarks/Package.swift "$worktree/Benchmarks/Package.swift"
-    if "$SWIFT" build -c release --package-path "$worktree/Benchmarks" --product index-benchmark >/dev/null 2>&1; then
-        before_tool=("$("$SWIFT" build -c release --package-path "$worktree/Benchmarks" --show-bin-path)/index-benchmark" "$BASELINE")
-    else
-        echo "bench-index: the baseline $BASELINE does not build; reporting this checkout only" >&2
-    fi
-else
-    echo "bench-index: cannot check out $BASELINE; reporting this checkout only" >&2
-fi
+baseline="$(baseline_tool "$BASELINE" index-benchmark bench-index IndexBenchmark)"
+[[ -n "$baseline" ]] && before_tool=("$baseline" "$BASELINE")
 /usr/bin/python3 scripts/hostile/bench-index.py "$files" "$current" "${before_tool[@]}" >"$files/section.md"
 python3 scripts/bench-report.py section "$REPORT" index-benchmarks "$files/section.md" \
     --by scripts/hostile/bench-index.py --rerun scripts/bench-index.sh
