@@ -151,7 +151,10 @@ package struct SizeRule: Sendable, Hashable {
 /// everything computed from them stays finite and quick.
 package enum CommandLineValues {
     /// A content offset (scroll position) in points: `--offset`, `--scroll`.
-    package static let scrollOffset = NumberRule(-10_000_000...10_000_000, unit: "points")
+    /// Wide enough for any content these commands can lay out (10,000,000
+    /// list rows are about 2·10⁹ points tall), so an offset inside the
+    /// content is never refused; ±10¹² points and beyond is absurd.
+    package static let scrollOffset = NumberRule(-1_000_000_000_000...1_000_000_000_000, unit: "points")
     /// A fling velocity in points per second: `--fling`.
     package static let flingVelocity = NumberRule(-10_000_000...10_000_000, unit: "points per second")
     /// The parallax intensity multiplier: `--intensity` (0 = off, 1 = as designed).

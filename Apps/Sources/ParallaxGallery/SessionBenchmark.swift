@@ -176,12 +176,19 @@ package enum SessionBenchmark {
         package var pinches: [Pinch]
         /// Seconds to linger after each full screen.
         package var dwell: Double
+        /// Seconds to wait for a full screen (or a settle) before recording
+        /// it as never: ``SessionBenchmark/fillTimeLimit`` for the benchmark,
+        /// far longer in tests, where only a hang may fail and a busy
+        /// machine may only be slow.
+        package var fillTimeLimit: Double
 
-        package init(flings: [Flings], jumps: [Jump], pinches: [Pinch] = [], dwell: Double) {
+        package init(flings: [Flings], jumps: [Jump], pinches: [Pinch] = [], dwell: Double,
+                     fillTimeLimit: Double = SessionBenchmark.fillTimeLimit) {
             self.flings = flings
             self.jumps = jumps
             self.pinches = pinches
             self.dwell = dwell
+            self.fillTimeLimit = fillTimeLimit
         }
 
         /// The benchmark's session: two flings at 3,000 pt/s, two at 6,000,
@@ -234,7 +241,7 @@ package enum SessionBenchmark {
         PeakMemory.reset()
         let model = GalleryModel(library: repeated, settings: settings, viewportSize: size,
                                  loading: scenario.followsViewport ? .standard : .arrivalOrder, diskCache: diskCache)
-        var session = Session(model: model, headless: headless)
+        var session = Session(model: model, headless: headless, fillTimeLimit: script.fillTimeLimit)
         await model.loadPhotoList()
         let end = model.scroll.bounds.upperBound
 
@@ -305,10 +312,12 @@ package enum SessionBenchmark {
         var pinchWorkTimes: [Double] = []
         var cachePeak = 0
         let budget = Duration.nanoseconds(16_666_667)
+        let fillTimeLimit: Double
 
-        init(model: GalleryModel, headless: HeadlessRenderer) {
+        init(model: GalleryModel, headless: HeadlessRenderer, fillTimeLimit: Double) {
             self.model = model
             self.headless = headless
+            self.fillTimeLimit = fillTimeLimit
             start = clock.now
             due = start
         }
@@ -358,7 +367,7 @@ package enum SessionBenchmark {
                     fills.append(Fill(event: event, seconds: now - began))
                     return
                 }
-                if now - began > SessionBenchmark.fillTimeLimit {
+                if now - began > fillTimeLimit {
                     fills.append(Fill(event: event, seconds: nil))
                     return
                 }
@@ -379,7 +388,7 @@ package enum SessionBenchmark {
             let lifted = seconds(due - start)
             model.endPinch(velocity: 0, now: lifted)
             // The settle is a short spring; the limit only guards the benchmark against a settle that never ends.
-            while model.isPinching, seconds(due - start) - lifted < SessionBenchmark.fillTimeLimit {
+            while model.isPinching, seconds(due - start) - lifted < fillTimeLimit {
                 await frame(isPinching: true)
             }
         }
@@ -395,7 +404,7 @@ package enum SessionBenchmark {
                     fills.append(Fill(event: event, seconds: now - began))
                     return
                 }
-                if now - began > SessionBenchmark.fillTimeLimit {
+                if now - began > fillTimeLimit {
                     fills.append(Fill(event: event, seconds: nil))
                     return
                 }

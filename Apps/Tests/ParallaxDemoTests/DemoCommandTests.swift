@@ -86,10 +86,10 @@ struct DemoCommandTests {
     @Test func aNonFiniteOffsetIsRefusedAndNoJSONIsPrinted() throws {
         try expectRefused(["--offset", "nan", "--format", "json"],
                           "The value 'nan' is invalid for '--offset <offset>': not a finite number; "
-                            + "expected a finite number of points in -10000000…10000000.")
+                            + "expected a finite number of points in -1000000000000…1000000000000.")
         try expectRefused(["--offset", "1e308", "--format", "json"],
                           "The value '1e308' is invalid for '--offset <offset>': out of range; "
-                            + "expected a finite number of points in -10000000…10000000.")
+                            + "expected a finite number of points in -1000000000000…1000000000000.")
     }
 
     @Test func depthAndIntensityOutsideTheirRangesAreRefused() throws {
@@ -138,5 +138,16 @@ struct DemoCommandTests {
         let first = try #require(report.items.first)
         #expect(abs(first.parallaxOffset - 122.5 * 100_000 / 513.5) < 1e-6)
         #expect(first.contentFrame.height == 183 + 200_000)
+    }
+
+    /// A 100,000-item list is about 19.5 million points tall: an offset
+    /// inside it is shown, never refused as out of range.
+    @Test func anOffsetDeepInsideALongListIsShown() throws {
+        let outcome = try DemoExecutable.run(["--layout", "list", "--items", "100000", "--offset", "19000000",
+                                              "--format", "json"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let report = try JSONDecoder().decode(FrameReport.self, from: Data(outcome.output.utf8))
+        #expect(report.viewport.y == 19_000_000)
+        #expect(report.visibleCount > 0 && report.items.allSatisfy { $0.item > 90_000 }, "\(report.items.map(\.item))")
     }
 }

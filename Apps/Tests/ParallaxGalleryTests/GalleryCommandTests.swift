@@ -127,9 +127,9 @@ struct GalleryCommandTests {
         (["--pinch", "nan", "--frames", "4"], "--pinch must be a scale from 0.2 to 5, not nan"),
         (["--pinch", "0.5"], "--pinch needs a sequence: --frames 2 or more"),
         (["--scroll", "nan"], "The value 'nan' is invalid for '--scroll <scroll>': not a finite number; "
-            + "expected a finite number of points in -10000000…10000000."),
+            + "expected a finite number of points in -1000000000000…1000000000000."),
         (["--scroll", "1e308"], "The value '1e308' is invalid for '--scroll <scroll>': out of range; "
-            + "expected a finite number of points in -10000000…10000000."),
+            + "expected a finite number of points in -1000000000000…1000000000000."),
         (["--fling", "inf", "--frames", "2"], "The value 'inf' is invalid for '--fling <fling>': not a finite number; "
             + "expected a finite number of points per second in -10000000…10000000."),
         (["--fling", "-1e308", "--frames", "2"], "The value '-1e308' is invalid for '--fling <fling>': out of range; "

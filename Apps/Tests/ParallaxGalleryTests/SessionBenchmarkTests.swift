@@ -25,9 +25,11 @@ struct VanishingFolder: ImageSource {
 @MainActor
 struct SessionBenchmarkTests {
     /// A session small enough for a test: 300 photos, one fling, one jump, a tenth of a second's dwell.
+    /// A screen may take up to ten minutes to fill: the test checks that every stop fills, not how
+    /// fast (that is the benchmark's job), so a loaded machine makes it slower, never failed.
     static let script = SessionBenchmark.Script(
         flings: [.init(speed: 3000, count: 1)], jumps: [.init(name: "end", fraction: 1)],
-        pinches: [.init(name: "out", scale: 1.8, seconds: 0.2)], dwell: 0.1)
+        pinches: [.init(name: "out", scale: 1.8, seconds: 0.2)], dwell: 0.1, fillTimeLimit: 600)
 
     @Test func aShortSessionMeasuresEveryStopAndEveryFrame() async throws {
         let library = PhotoLibrary.synthetic(count: 12, width: 160, height: 120)
@@ -41,7 +43,7 @@ struct SessionBenchmarkTests {
         #expect(figures.pinching.frames > 12 && figures.pinching.frames < figures.whole.frames)
         #expect(figures.pinching.movingTileFrames > 0 && figures.pinching.blankShare < 0.01, "\(figures.summary)")
         #expect(figures.pinchWork.p99 > 0 && figures.pinchWork.p99 <= figures.pinchWork.max)
-        #expect(figures.fills.allSatisfy { ($0.seconds ?? .infinity) < SessionBenchmark.fillTimeLimit },
+        #expect(figures.fills.allSatisfy { $0.seconds != nil },
                 "\(figures.fills.map { "\($0.event): \($0.seconds.map { String(format: "%.2f s", $0) } ?? "never")" })")
         // Every frame stood for at least one refresh interval, so the session lasted at least frames / 60 s.
         #expect(figures.whole.frames > 30 && figures.whole.seconds >= Double(figures.whole.frames) / 60 - 1e-6)

@@ -60,7 +60,11 @@ func racingDeadline<Value: Sendable>(
         outcome.settle(.failure(.cancelled))
         work.cancel()
     }
-    return try result.get()
+    // A switch rather than `result.get()`: the typed-throws `get()` is newer than the iOS 16 SDK.
+    switch result {
+    case .success(let value): return value
+    case .failure(let failure): throw failure
+    }
 }
 
 /// The first of several outcomes offered, handed to one waiter.

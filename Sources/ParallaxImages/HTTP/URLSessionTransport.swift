@@ -216,7 +216,11 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } onCancel: {
             if transfer.finish(.failure(.cancelled)) { Self.cancel(task, of: transfer) }
         }
-        return try outcome.get()
+        // A switch rather than `outcome.get()`: the typed-throws `get()` is newer than the iOS 16 SDK.
+        switch outcome {
+        case .success(let response): return response
+        case .failure(let failure): throw failure
+        }
     }
 
     /// Starts `task` from a Dispatch thread, unless its request already

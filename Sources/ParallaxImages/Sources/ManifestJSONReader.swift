@@ -29,7 +29,8 @@ struct ManifestJSONReader {
                 return .failure(error)
             }
         }
-        try result.get()
+        // A switch rather than `result.get()`: the typed-throws `get()` is newer than the iOS 16 SDK.
+        if case .failure(let failure) = result { throw failure }
     }
 
     /// One element of the list, as read.
