@@ -53,8 +53,9 @@ let package = Package(
                 .product(name: "ParallaxLayout", package: "ParallaxKit"),
                 .product(name: "ParallaxImages", package: "ParallaxKit"),
                 .product(name: "ParallaxHosting", package: "ParallaxKit"),
-                // HTTP on AsyncHTTPClient: swift-corelibs-foundation's URLSession cannot stop a transfer.
-                "ParallaxImagesHTTP",
+                // HTTP on AsyncHTTPClient on Linux, where swift-corelibs-foundation's URLSession cannot
+                // stop a transfer; Apple's URLSession can.
+                .target(name: "ParallaxImagesHTTP", condition: .when(platforms: [.linux])),
                 .target(name: "CSDL2", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -1,6 +1,8 @@
 import Foundation
 import ParallaxImages
+#if os(Linux)
 import ParallaxImagesHTTP
+#endif
 
 /// Where the gallery's pictures come from and who made them.
 package struct PhotoLibrary: Sendable {
@@ -54,12 +56,22 @@ package struct PhotoLibrary: Sendable {
     ///   source refuses (none with these defaults).
     package static func server(_ url: URL) throws(ImageSourceError) -> PhotoLibrary {
         let isIndexFile = ["txt", "json"].contains(url.pathExtension.lowercased())
-        // AsyncHTTPClient, not URLSession: on Linux only it stops a transfer the source gave up on
-        // (a refused 300 MB answer costs the server its socket buffers, not 300 MB).
         let source = try HTTPImageSource(baseURL: isIndexFile ? url.deletingLastPathComponent() : url,
                                          indexPath: isIndexFile ? url.lastPathComponent : "", timeout: 15,
-                                         transport: AsyncHTTPClientTransport.shared)
+                                         transport: Self.httpTransport)
         return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
+    }
+
+    /// What carries the gallery's HTTP requests: on Linux AsyncHTTPClient,
+    /// since swift-corelibs-foundation's `URLSession` cannot stop a transfer
+    /// the source gave up on (a refused 300 MB answer would still be sent in
+    /// full); elsewhere Foundation's `URLSession`, which can.
+    static var httpTransport: any HTTPTransport {
+        #if os(Linux)
+        AsyncHTTPClientTransport.shared
+        #else
+        URLSessionTransport()
+        #endif
     }
 
     /// Whether every photo's shape can be read at once, as soon as the
