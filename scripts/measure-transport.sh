@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Measures ParallaxImagesHTTP's AsyncHTTPClientTransport against real nginx
 # and a hostile loopback server, in a release build (Apps/Sources/transport-measure).
-# Not part of `make test` or `make bench`: run it by hand after changing the
-# transport. Prints a Markdown report; MEASURE_DEADLINE (seconds, default 10)
+# Not part of `make test`; `make bench` runs it through scripts/bench-transport.sh,
+# which writes the report into BENCHMARKS.md. Prints a Markdown report; MEASURE_DEADLINE (seconds, default 10)
 # sets the deadline of the endless-bodies scenario and MEASURE_LIMIT_MIB
 # (default 64, HTTPImageSource's default) the answers' size limit.
 #

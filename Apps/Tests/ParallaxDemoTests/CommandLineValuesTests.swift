@@ -16,19 +16,21 @@ struct CommandLineValuesTests {
         }
     }
 
-    let offsetRange = "a finite number of points in -10000000…10000000"
+    let offsetRange = "a finite number of points in -1000000000000…1000000000000"
 
     @Test func scrollOffsetAcceptsFiniteNumbersInRange() throws {
         let rule = CommandLineValues.scrollOffset
         #expect(try rule.parse("-200") == -200)
         #expect(try rule.parse("1e7") == 10_000_000)
         #expect(try rule.parse("-10000000") == -10_000_000)
+        #expect(try rule.parse("19500000") == 19_500_000)          // inside a 100,000-item list
+        #expect(try rule.parse("-1e12") == -1e12)
         #expect(try rule.parse("0.25") == 0.25)
         #expect(refusal(rule.parse, "nan") == "not a finite number; expected \(offsetRange).")
         #expect(refusal(rule.parse, "inf") == "not a finite number; expected \(offsetRange).")
         #expect(refusal(rule.parse, "-infinity") == "not a finite number; expected \(offsetRange).")
         #expect(refusal(rule.parse, "1e308") == "out of range; expected \(offsetRange).")
-        #expect(refusal(rule.parse, "10000000.5") == "out of range; expected \(offsetRange).")
+        #expect(refusal(rule.parse, "1000000000000.5") == "out of range; expected \(offsetRange).")
         #expect(refusal(rule.parse, "abc") == "not a number; expected \(offsetRange).")
         #expect(refusal(rule.parse, "") == "not a number; expected \(offsetRange).")
     }
@@ -105,7 +107,7 @@ struct CommandLineValuesTests {
     }
 
     @Test func helpTextRangesComeFromTheRules() {
-        #expect(CommandLineValues.scrollOffset.rangeText == "-10000000…10000000")
+        #expect(CommandLineValues.scrollOffset.rangeText == "-1000000000000…1000000000000")
         #expect(CommandLineValues.intensity.rangeText == "0…10")
         #expect(CommandLineValues.maxOffset.rangeText == "0…10000")
         #expect(CommandLineValues.failureRate.rangeText == "0…1")
