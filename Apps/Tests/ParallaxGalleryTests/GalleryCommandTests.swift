@@ -151,6 +151,8 @@ struct GalleryCommandTests {
             + "expected a finite number in 0…1."),
     ]
 
+    /// Refused before any work: nothing printed, no file written (not timed: a loaded machine may
+    /// take any time to start a process).
     @Test func badNumbersAreRefusedBeforeAnyWork() throws {
         let directory = GalleryExecutable.scratch()
         for refusal in Self.refusals {
@@ -159,7 +161,6 @@ struct GalleryCommandTests {
             #expect(outcome.status == 64, "\(refusal.arguments): \(outcome.errors)")
             #expect(outcome.firstError == "Error: " + refusal.message)
             #expect(outcome.output.isEmpty)
-            #expect(outcome.seconds < 5, "\(refusal.arguments) took \(outcome.seconds) s")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
         // A pinch sequence: its frames and the animation.
@@ -182,14 +183,12 @@ struct GalleryCommandTests {
         #expect(missing.status == 64)
         #expect(missing.firstError == "Error: --out '/nonexistent/dir/x.png' cannot be written: there is no folder '/nonexistent/dir'.")
         #expect(!missing.errors.contains("NSCocoaErrorDomain"))
-        #expect(missing.seconds < 5, "took \(missing.seconds) s")
         // A sequence needs a folder: an existing file is refused, before rendering too.
         try Data("x".utf8).write(to: directory.appendingPathComponent("taken"))
         let file = try GalleryExecutable.run(["render", "--generated", "--size", "64x64", "--frames", "2", "--out", "taken"],
                                              in: directory, timeout: 30)
         #expect(file.status == 64)
         #expect(file.firstError == "Error: --out 'taken' cannot be written: it is a file, not a folder.")
-        #expect(file.seconds < 5, "took \(file.seconds) s")
         let bench = try GalleryExecutable.run(["bench", "--out", "/nonexistent/BENCHMARKS.md"], in: directory, timeout: 30)
         #expect(bench.status == 64)
         #expect(bench.firstError == "Error: --out '/nonexistent/BENCHMARKS.md' cannot be written: there is no folder '/nonexistent'.")

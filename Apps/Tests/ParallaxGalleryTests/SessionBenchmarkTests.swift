@@ -38,10 +38,11 @@ struct SessionBenchmarkTests {
                                                      size: CGSize(width: 640, height: 400), script: Self.script)
         #expect(figures.fills.map(\.event) == ["first screen", "fling 3000 #1", "jump to the end", "back in the middle",
                                                 "pinch out"])
-        // The pinch: twelve frames with the fingers down, then the settle, next to no tile blank (a photo
-        // that rows rewrap into view may decode for a frame; every tile blanking at the rest would be 2 %).
+        // The pinch: twelve frames with the fingers down, then the settle. How many tiles are blank while
+        // pinching depends on how fast decodes run beside the frames, so it is the benchmark's figure
+        // (with its target); that a photo once shown never blanks is GalleryPinchTests', exactly.
         #expect(figures.pinching.frames > 12 && figures.pinching.frames < figures.whole.frames)
-        #expect(figures.pinching.movingTileFrames > 0 && figures.pinching.blankShare < 0.01, "\(figures.summary)")
+        #expect(figures.pinching.movingTileFrames > 0, "\(figures.summary)")
         #expect(figures.pinchWork.p99 > 0 && figures.pinchWork.p99 <= figures.pinchWork.max)
         #expect(figures.fills.allSatisfy { $0.seconds != nil },
                 "\(figures.fills.map { "\($0.event): \($0.seconds.map { String(format: "%.2f s", $0) } ?? "never")" })")
