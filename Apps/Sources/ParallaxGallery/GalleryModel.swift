@@ -279,7 +279,7 @@ package final class GalleryModel {
 
     /// Waits (up to `timeout`) until every header has been read, then shows
     /// the layout with every size: for tests and headless rendering.
-    package func settleShapes(timeout: Duration = .seconds(20)) async {
+    package func settleShapes(timeout: Duration = .seconds(120)) async {
         let clock = ContinuousClock(), deadline = clock.now + timeout
         while probe != nil, !allShapesRead, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(2))
@@ -705,7 +705,7 @@ package final class GalleryModel {
     /// With `completingFades` (the default) pictures that arrive are shown
     /// as if they had arrived a cross-fade ago, fully faded in; without it
     /// they arrive at `now`, at the start of their fade.
-    package func settle(at now: TimeInterval, completingFades: Bool = true, timeout: Duration = .seconds(20)) async {
+    package func settle(at now: TimeInterval, completingFades: Bool = true, timeout: Duration = .seconds(120)) async {
         let clock = ContinuousClock(), deadline = clock.now + timeout
         let arrival = completingFades ? now - Self.fadeDuration : now
         update(now: now, arrivalTime: arrival)
