@@ -263,7 +263,7 @@ public struct HTTPImageSource: ImageSource {
 
     /// Where the bytes of `id` live: `baseURL` plus the id as one
     /// percent-encoded path segment; `nil` when the id is not a single
-    /// file name (``HTTPPhotoName``).
+    /// file name.
     func url(for id: ImageID) -> URL? {
         HTTPPhotoName.url(for: id.rawValue, under: baseURL)
     }

@@ -131,7 +131,7 @@ public struct ImageManifest: Sendable, Hashable {
     /// sub-folders and other files never become tiles.
     /// - Throws: ``ParseError`` when the bytes are not JSON, or JSON that
     ///   is neither an array nor an object with an `images` array.
-    /// - Complexity: O(bytes), in one pass (``ManifestJSONReader``).
+    /// - Complexity: O(bytes), in one pass, keeping only the entries.
     public init(json: Data) throws(ParseError) {
         var entries: [Entry] = [], seen: Set<ImageID> = []
         try Self.forEachEntry(inJSON: json) { entry in
