@@ -29,20 +29,6 @@ func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(
 
 func mib(_ bytes: Int64) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
 
-/// Runs `request` in a task cancelled at `deadline`; outcome and duration.
-func sendWithDeadline(_ transport: AsyncHTTPClientTransport, _ request: HTTPTransportRequest,
-                      deadline: Duration) async -> (Result<HTTPTransportResponse, HTTPTransportError>, Duration) {
-    let start = clock.now
-    let task = Task { await outcome(of: transport, request) }
-    let timer = Task {
-        try await Task.sleep(for: deadline)
-        task.cancel()
-    }
-    let result = await task.value
-    timer.cancel()
-    return (result, clock.now - start)
-}
-
 func outcomeText(_ result: Result<HTTPTransportResponse, HTTPTransportError>) -> String {
     switch result {
     case .success(let response): return "\(response.status), \(response.body.count) bytes"

@@ -89,6 +89,22 @@ public func outcome(of transport: some HTTPTransport, _ request: HTTPTransportRe
     }
 }
 
+/// Runs `send` in a task cancelled at `deadline`, as `HTTPImageSource`
+/// enforces its deadline: the outcome and how long it took.
+public func sendWithDeadline(_ transport: some HTTPTransport, _ request: HTTPTransportRequest,
+                             deadline: Duration) async -> (Result<HTTPTransportResponse, HTTPTransportError>, Duration) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let task = Task { await outcome(of: transport, request) }
+    let timer = Task {
+        try await Task.sleep(for: deadline)
+        task.cancel()
+    }
+    let result = await task.value
+    timer.cancel()
+    return (result, clock.now - start)
+}
+
 /// The highest resident set size seen while it runs: a thread (off the
 /// cooperative pool) reads VmRSS every 5 ms until ``stop()``.
 public final class ResidentPeak: @unchecked Sendable {

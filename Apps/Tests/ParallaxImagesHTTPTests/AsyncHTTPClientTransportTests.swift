@@ -205,7 +205,10 @@ struct NginxTransportTests {
             let outcomes = await withTaskGroup(of: (String, Result<HTTPTransportResponse, HTTPTransportError>, Duration).self) { group in
                 for (name, request) in requests {
                     let limit = name.hasSuffix(".jpg") ? photoDeadline : deadline
-                    group.addTask { await sendWithDeadline(transport, request, deadline: limit, name: name) }
+                    group.addTask {
+                        let (result, took) = await sendWithDeadline(transport, request, deadline: limit)
+                        return (name, result, took)
+                    }
                 }
                 var outcomes: [(String, Result<HTTPTransportResponse, HTTPTransportError>, Duration)] = []
                 for await outcome in group { outcomes.append(outcome) }
@@ -233,22 +236,6 @@ struct NginxTransportTests {
             _ = try await hostile.closedConnections(to: "/drip", count: 1)
         }
     }
-}
-
-/// Runs `send` in a task cancelled at `deadline`, as `HTTPImageSource`
-/// enforces its deadline; the outcome and how long it took.
-func sendWithDeadline(_ transport: some HTTPTransport, _ request: HTTPTransportRequest, deadline: Duration,
-                      name: String) async -> (String, Result<HTTPTransportResponse, HTTPTransportError>, Duration) {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let task = Task { await outcome(of: transport, request) }
-    let timer = Task {
-        try await Task.sleep(for: deadline)
-        task.cancel()
-    }
-    let result = await task.value
-    timer.cancel()
-    return (name, result, clock.now - start)
 }
 
 /// The transport against servers that misbehave (`HostileServer`).
