@@ -64,7 +64,7 @@ func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer
         return outcomes.sorted { $0.0 < $1.0 }
     }
     let peak = sampler.stop()
-    let closed = try await hostile.closedConnections(to: "/endless", count: 3)
+    let closed = await hostile.closedConnections(to: "/endless", count: 3)
     var text = "### 3 endless (\(label)) + 8 photos, \(format(deadlineSeconds, 0)) s deadline, \(limit >> 20) MiB limit\n\n"
     text += "| request | outcome | time (s) | vs deadline |\n|---|---|---:|---:|\n"
     for (name, result, took) in outcomes {

@@ -75,31 +75,18 @@ public final class HostileServer: Sendable {
     public func connections(to path: String) -> [Connection] { connections.filter { $0.path == path } }
 
     /// Returns once `count` connections for `path` have been closed by the
-    /// client; reads the record every 5 ms and throws after `limit`, which
-    /// only turns a connection never closed into a failure.
-    public func closedConnections(to path: String, count: Int, limit: Duration = .seconds(60)) async throws -> [Connection] {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while true {
-            let closed = connections(to: path).filter { $0.closedAt != nil }
-            if closed.count >= count { return closed }
-            guard clock.now < deadline else {
-                throw Failure(description: "\(closed.count) of \(count) connections to \(path) closed within \(limit)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
+    /// client: awaited, never polled (the server's threads wake it as they
+    /// record a close), so a loaded machine makes it slower, never failed.
+    public func closedConnections(to path: String, count: Int) async -> [Connection] {
+        await engine.wait { state in
+            state.connections.values.filter { $0.path == path && $0.closedAt != nil }.count >= count
         }
+        return connections(to: path).filter { $0.closedAt != nil }
     }
 
-    /// Returns once `count` requests for `path` have arrived (5 ms reads, `limit` as above).
-    public func requests(to path: String, count: Int, limit: Duration = .seconds(60)) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while connections(to: path).count < count {
-            guard clock.now < deadline else {
-                throw Failure(description: "\(connections(to: path).count) of \(count) requests to \(path) arrived within \(limit)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+    /// Returns once `count` requests for `path` have arrived (awaited, as above).
+    public func requests(to path: String, count: Int) async {
+        await engine.wait { state in state.connections.values.filter { $0.path == path }.count >= count }
     }
 
     // MARK: Socket
@@ -151,10 +138,36 @@ public final class HostileServer: Sendable {
             self.routes = routes
         }
 
+        /// Who waits for the record to reach a state (``wait(until:)``).
+        private var waiters: [(satisfied: (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Runs `body` on the record, then wakes the waiters it satisfied.
         func locked<T>(_ body: (inout State) -> T) -> T {
             condition.lock()
-            defer { condition.unlock() }
-            return body(&state)
+            let result = body(&state)
+            var ready: [CheckedContinuation<Void, Never>] = []
+            waiters.removeAll { waiter in
+                guard waiter.satisfied(state) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            condition.unlock()
+            for continuation in ready { continuation.resume() }
+            return result
+        }
+
+        /// Returns once `satisfied` holds for the record (at once if it does).
+        func wait(until satisfied: @escaping (State) -> Bool) async {
+            await withCheckedContinuation { continuation in
+                condition.lock()
+                if satisfied(state) {
+                    condition.unlock()
+                    continuation.resume()
+                } else {
+                    waiters.append((satisfied, continuation))
+                    condition.unlock()
+                }
+            }
         }
 
         func start() {
