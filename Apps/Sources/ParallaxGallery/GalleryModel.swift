@@ -181,24 +181,12 @@ package final class GalleryModel {
         guard generation == listGeneration else { return }       // a later request (another erase) won
         photos = listed
         status = message
-        if let notice = Self.refusalNotice(library.source) {
+        if let notice = library.refusalNotice {
             FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
         }
         forgetShapes()
         if library.headersComeCheap || settings.layout.usesPhotoShapes { startProbingShapes() }
         relayout(keepingPlace: false)
-    }
-
-    /// What to tell the user when a server's list named files the source
-    /// would not request (outside the folder, a path, a URL of its own):
-    /// the count and the first few with the reason; `nil` when none.
-    package static func refusalNotice(_ source: any ImageSource) -> String? {
-        guard let http = source as? HTTPImageSource, http.refusedNameCount > 0 else { return nil }
-        let examples = http.refusedNames.prefix(3).map { "\"\($0.name.prefix(60))\" (\($0.reason))" }
-        let count = http.refusedNameCount
-        return "the server's list named \(count == 1 ? "1 file" : "\(count) files") the gallery will not request, "
-            + "since only single file names under \(http.baseURL.absoluteString) are fetched: \(examples.joined(separator: ", "))"
-            + (count > examples.count ? ", …" : "")
     }
 
     // MARK: Photo shapes

@@ -62,6 +62,19 @@ package struct PhotoLibrary: Sendable {
         return PhotoLibrary(source: source, credits: [], description: "the photos at \(url.absoluteString)")
     }
 
+    /// What to tell the user when a server's list named files the source
+    /// would not request (outside the folder, a path, a URL of its own):
+    /// the count and the first few with the reason; `nil` when none (ask
+    /// once the list is read).
+    package var refusalNotice: String? {
+        guard let http = source as? HTTPImageSource, http.refusedNameCount > 0 else { return nil }
+        let examples = http.refusedNames.prefix(3).map { "\"\($0.name.prefix(60))\" (\($0.reason))" }
+        let count = http.refusedNameCount
+        return "the server's list named \(count == 1 ? "1 file" : "\(count) files") the gallery will not request, "
+            + "since only single file names under \(http.baseURL.absoluteString) are fetched: \(examples.joined(separator: ", "))"
+            + (count > examples.count ? ", …" : "")
+    }
+
     /// What carries the gallery's HTTP requests: on Linux AsyncHTTPClient,
     /// since swift-corelibs-foundation's `URLSession` cannot stop a transfer
     /// the source gave up on (a refused 300 MB answer would still be sent in

@@ -105,7 +105,7 @@ struct ServerAndCacheTests {
         let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
         await model.loadPhotoList()
         #expect(model.photos == ["a.png"])
-        let notice = try #require(GalleryModel.refusalNotice(library.source))
+        let notice = try #require(library.refusalNotice)
         #expect(notice.hasPrefix("the server's list named 2 files the gallery will not request"), "\(notice)")
         #expect(notice.contains("\"../secret.png\" (a path, not a single file name)"), "\(notice)")
         await model.settle(at: 0)
