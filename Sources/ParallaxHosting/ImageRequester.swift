@@ -94,7 +94,8 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// Asking for the photo a view already shows (`shown`: the view knows
     /// what it shows) at another size, as after a rotation or a layout
     /// switch, shows no placeholder by default: the view keeps its photo
-    /// until the new size arrives, and keeps it if the new size fails (see
+    /// until the new size arrives, which then replaces it at once (no
+    /// cross-fade), and keeps it if the new size fails (see
     /// ``resizeBehavior``). A request the pipeline cancels or loses to an
     /// erase under a view that still wants it is made once more, and then
     /// fails; a request cancelled here (``cancel(_:)``, a rebind) shows
@@ -172,7 +173,8 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         switch result {
         case .success(let loaded):
             if loaded.origin == .disk { storedIDs.insert(loaded.key.id) }
-            display(.image(loaded.image, fadeDuration: loaded.origin == .memory ? 0 : fadeDuration))
+            // A resize swaps the photo for itself at its new size: at once, never a fade over its old self.
+            display(.image(loaded.image, fadeDuration: loaded.origin == .memory || isResize ? 0 : fadeDuration))
         case .failure(.cancelled) where retriesIfCancelled, .failure(.source(.erased)) where retriesIfCancelled:
             start(ticket.key, into: target, isResize: isResize, retriesIfCancelled: false, priority: priority, display: display)
         case .failure where isResize:
