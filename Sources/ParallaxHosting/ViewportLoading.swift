@@ -18,6 +18,13 @@ import ParallaxLayout
 /// ``priority(for:)``, so a tile a fling only passes never competes with
 /// the tiles the user will see.
 ///
+/// It is the one road from a surface's viewport to the loader's plans:
+/// plans reach `ImageLoader.follow(_:)` one at a time, in the order they
+/// were made, and a plan made while the loader still takes the last one
+/// replaces any that waited (only the newest matters). A plan made
+/// elsewhere (a pinch's, which knows the column counts it passes through)
+/// goes the same road through ``follow(_:)``.
+///
 /// Owned by the main actor, like the scroll view it follows. Replanning
 /// costs O(planned items) (600 at most by default) and allocates nothing
 /// once its buffers are large enough; a frame that replans nothing costs
@@ -38,12 +45,25 @@ public final class ViewportLoading {
     private var direction: CGFloat = 1
     /// Plans handed to the loader (for tests and a HUD).
     public private(set) var planCount = 0
+    /// Plans on their way to the loader: the newest waits while the loader
+    /// takes the one before, so plans never overtake each other.
+    private let plans: AsyncStream<LoadPlan>.Continuation
 
     /// Loading for `loader`, with `ranges` (two screens ahead and half a
     /// screen behind by default).
     public init(loader: ImageLoader, ranges: LoadingRanges = LoadingRanges()) {
         self.loader = loader
         self.ranges = ranges
+        let (stream, plans) = AsyncStream.makeStream(of: LoadPlan.self, bufferingPolicy: .bufferingNewest(1))
+        self.plans = plans
+        // Ends when this object goes (its deinit finishes the stream).
+        Task.detached { [loader] in
+            for await plan in stream { await loader.follow(plan) }
+        }
+    }
+
+    deinit {
+        plans.finish()
     }
 
     /// Follows the viewport showing `visibleRect` of `layout` while the
@@ -96,9 +116,20 @@ public final class ViewportLoading {
             if let key = thumbnail(index, frame) { plan.append(key, priority: .outside) }
         }
         planCount += 1
-        let loader = self.loader
-        Task { await loader.follow(plan) }
+        plans.yield(plan)
         return plan
+    }
+
+    /// Hands the loader `plan`, made elsewhere, in place of the viewport's:
+    /// a pinch's photos at both ends of the column counts it shows, say.
+    /// Items are then requested as ``LoadPriority/visible`` until the next
+    /// plan, and the next ``update(layout:visibleRect:motion:thumbnail:)``
+    /// plans the viewport again.
+    public func follow(_ plan: LoadPlan) {
+        priorities.removeAll(keepingCapacity: true)
+        signature = nil
+        planCount += 1
+        plans.yield(plan)
     }
 
     /// The priority to request the thumbnail of the item at `index` with:

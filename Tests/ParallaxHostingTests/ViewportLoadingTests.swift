@@ -80,4 +80,22 @@ struct ViewportLoadingTests {
                                   motion: .resting(at: .nan), thumbnail: thumbnail)
         #expect(none?.entries.isEmpty ?? true)
     }
+
+    @Test func aPlanMadeElsewhereTakesTheViewportsPlaceUntilTheNextUpdate() {
+        let loading = ViewportLoading(loader: ImageLoader(source: InMemoryImageSource(images: [])))
+        let fling = ScrollMotion(offset: 1000, restingOffset: 11_000, decayPerSecond: 2)
+        loading.update(layout: rows, visibleRect: rect(1000), motion: fling, thumbnail: thumbnail)
+        #expect(loading.priority(for: ItemIndex(item: 112)) == LoadPriority(.landing))
+        // A pinch's plan: every item it names, and every other, is asked for as visible meanwhile.
+        var pinch = LoadPlan()
+        pinch.append(key(3), priority: .visible)
+        loading.follow(pinch)
+        #expect(loading.planCount == 2)
+        #expect(loading.priority(for: ItemIndex(item: 112)) == .visible)
+        #expect(loading.priority(for: ItemIndex(item: 12)) == .visible)
+        // The same viewport plans again: the pinch's plan replaced the one it had.
+        let again = loading.update(layout: rows, visibleRect: rect(1000), motion: fling, thumbnail: thumbnail)
+        #expect(entries(again, .landing) == (110...117).map(key))
+        #expect(loading.planCount == 3)
+    }
 }
