@@ -196,7 +196,7 @@ struct GalleryShapesTests {
         model.update(now: 0)
         let before = frames(of: model)
         #expect(!before.isEmpty && model.cells.allSatisfy { $0.image == nil })
-        await model.settle(at: 0, timeout: .seconds(30))
+        await model.settle(at: 0)
         #expect(model.cells.allSatisfy { $0.image != nil || $0.failure != nil })
         #expect(frames(of: model) == before)
     }

@@ -48,7 +48,7 @@ struct NoLayoutJumpTests {
         }
         let before = frames(of: model)
         #expect(!before.isEmpty && model.cells.allSatisfy { $0.image == nil }, "every tile a placeholder")
-        await model.settle(at: 0, timeout: .seconds(30))
+        await model.settle(at: 0)
         #expect(model.cells.allSatisfy { $0.image != nil }, "every photo loaded")
         #expect(frames(of: model) == before)
     }

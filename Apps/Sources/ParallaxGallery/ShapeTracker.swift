@@ -1,0 +1,214 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// Reads the photos' shapes in the background and files them by item: the
+/// one owner of the header probe, its answers and what they change.
+///
+/// Quilt and waterfall place photos by shape (``PhotoShapes``). The probe
+/// (``HeaderProbe``) reads headers off the frame loop; its answers collect
+/// in an inbox off the main actor, and each frame takes them all at once
+/// (``takeArrivals(shown:)``), so a manifest's thousands of sizes cost one
+/// hop, not thousands. The tracker then says when a layout built on the
+/// old shapes is due to be rebuilt (``takeRelayout(now:)``): at once when a
+/// tile on screen waits for its size, else at most every
+/// ``relayoutInterval``, so a large library's sizes streaming in keep
+/// rebuilds off most frames.
+///
+/// Complexity: O(answers) per frame to file what arrived; O(photos) to
+/// start.
+@MainActor
+package final class ShapeTracker {
+    /// How often a layout that places photos by shape is rebuilt while their
+    /// sizes stream in: often enough to look immediate, rarely enough that
+    /// a large library's rebuilds stay off most frames.
+    package static let relayoutInterval: TimeInterval = 0.2
+
+    /// Every size known so far, by item.
+    package private(set) var shapes = PhotoShapes(count: 0)
+    /// Photos whose header could not be read: their tiles keep the
+    /// placeholder shape for good.
+    package private(set) var unreadable: Set<Int> = []
+
+    private var probe: HeaderProbe?
+    private var inbox: ShapeInbox?
+    /// Photo positions by id, to file the probe's answers.
+    private var itemsByID: [ImageID: Int] = [:]
+    /// The ids in list order, for the probe and its priorities.
+    private var photos: [ImageID] = []
+    /// Sizes arrived that the layout does not show yet.
+    private var changed = false
+    /// One of them is a tile's on screen, which waits for it.
+    private var visibleShapeArrived = false
+    private var lastRelayout: TimeInterval = -.infinity
+    /// The first visible item the probe was last told to read first.
+    private var prioritizedTop: Int?
+
+    package init() {}
+
+    /// Whether the probe has been started for the current list.
+    package var isReading: Bool { probe != nil }
+
+    /// Whether every photo's header has been read or has failed.
+    package var allRead: Bool { shapes.knownCount + unreadable.count >= shapes.count }
+
+    /// Forgets every shape and the probe reading them: a new list of `photos`.
+    package func forget(photos: [ImageID]) {
+        probe = nil
+        inbox = nil
+        self.photos = photos
+        shapes = PhotoShapes(count: photos.count)
+        unreadable = []
+        changed = false
+        visibleShapeArrived = false
+        prioritizedTop = nil
+        itemsByID = [:]
+    }
+
+    /// Starts reading every photo's header from `source` (the visible ones
+    /// first, see ``prioritize(visibleItems:)``), unless already reading.
+    package func startReading(from source: any ImageSource) {
+        guard probe == nil, !photos.isEmpty else { return }
+        // Ids are unique in every source here; a repeated one takes the first position's shape.
+        var itemsByID: [ImageID: Int] = [:]
+        itemsByID.reserveCapacity(photos.count)
+        for item in photos.indices.reversed() { itemsByID[photos[item]] = item }   // the first position is written last
+        self.itemsByID = itemsByID
+        let probe = HeaderProbe(source: source)
+        self.probe = probe
+        let ids = photos
+        Task { await probe.probe(ids) }
+        // The stream, not the probe: once the tracker lets go of the probe (a new list) the probe finishes
+        // its stream and this task ends.
+        let inbox = ShapeInbox(expected: itemsByID.count)
+        self.inbox = inbox
+        let updates = probe.updates
+        Task.detached {
+            for await batch in updates { inbox.append(batch) }
+            inbox.finish()
+        }
+    }
+
+    /// Files every answer published since the last call; `shown` are the
+    /// items the last frame drew (a size for one of them is due at once).
+    package func takeArrivals(shown: Set<Int>) {
+        guard let inbox else { return }
+        for update in inbox.takeAll() {
+            guard let item = itemsByID[update.id] else { continue }
+            switch update.result {
+            case .success(let header):
+                guard shapes.record(width: header.width, height: header.height, at: item) else { continue }
+                changed = true
+            case .failure:
+                unreadable.insert(item)                          // it may load now, at the placeholder shape
+            }
+            if shown.contains(item) { visibleShapeArrived = true }
+        }
+    }
+
+    /// Whether a layout built on the shapes known before should be rebuilt
+    /// now, at `now` (`nil`: whenever anything changed); answering yes
+    /// marks the change as taken.
+    package func takeRelayout(now: TimeInterval?) -> Bool {
+        guard changed else { return false }
+        if let now {
+            guard now - lastRelayout >= Self.relayoutInterval || allRead || visibleShapeArrived else { return false }
+            lastRelayout = now
+        }
+        changed = false
+        visibleShapeArrived = false
+        return true
+    }
+
+    /// Marks every size known so far as shown: a layout was just built with them.
+    package func noteLaidOut() {
+        changed = false
+    }
+
+    /// Tells the probe to read `visibleItems`' headers first, when the top
+    /// of the screen has moved to other photos.
+    package func prioritize(visibleItems items: [(item: Int, frame: CGRect)]) {
+        guard !allRead, let probe, let top = items.lazy.map(\.item).min(), top != prioritizedTop else { return }
+        prioritizedTop = top
+        let ids = items.map(\.item).sorted().compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
+        guard !ids.isEmpty else { return }
+        Task { await probe.prioritize(ids) }
+    }
+
+    /// Returns once every header has been answered (or the probe let go)
+    /// and the answers are filed: an event, not a poll, for headless
+    /// rendering and tests.
+    package func waitUntilAllRead() async {
+        guard let inbox else { return }
+        await inbox.waitUntilComplete()
+        takeArrivals(shown: [])
+    }
+}
+
+/// The header probe's answers, collected by a task off the main actor and
+/// taken all at once by the frame loop (``ShapeTracker``).
+private final class ShapeInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var updates: [HeaderProbe.Update] = []
+    /// Answers the list asks for (one per distinct photo).
+    private let expected: Int
+    private var received = 0
+    private var isFinished = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    private var isComplete: Bool { isFinished || received >= expected }
+
+    func append(_ batch: [HeaderProbe.Update]) {
+        lock.lock()
+        updates.append(contentsOf: batch)
+        received += batch.count
+        let woken = takeWaitersIfComplete()
+        lock.unlock()
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// The probe's stream ended: no more answers come.
+    func finish() {
+        lock.lock()
+        isFinished = true
+        let woken = takeWaitersIfComplete()
+        lock.unlock()
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Every answer collected so far, oldest first; the inbox is left empty.
+    func takeAll() -> [HeaderProbe.Update] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = updates
+        updates = []
+        return taken
+    }
+
+    /// Returns once every expected answer arrived or the stream ended.
+    func waitUntilComplete() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if isComplete {
+                lock.unlock()
+                waiter.resume()
+            } else {
+                waiters.append(waiter)
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Called with the lock held.
+    private func takeWaitersIfComplete() -> [CheckedContinuation<Void, Never>] {
+        guard isComplete, !waiters.isEmpty else { return [] }
+        defer { waiters = [] }
+        return waiters
+    }
+}
