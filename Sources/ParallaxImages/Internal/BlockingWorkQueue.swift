@@ -16,23 +16,31 @@ import Glibc
 /// that need finer priorities (the loader) hand out their own slots and
 /// never submit more work than there are threads.
 ///
-/// The decoding queue has a thread per core at a lower scheduling priority
-/// (nice 10 on Linux, the utility quality of service on Apple platforms):
-/// a render loop at normal priority takes a core back whenever it has a
-/// frame to draw. The loader keeps background decodes to one fewer than
-/// the cores, so only work for what is on screen ever uses them all.
+/// The decoding queue keeps the lanes on threads of their own: background
+/// work (prefetching) runs on threads at a lower scheduling priority (nice
+/// 10 on Linux, the utility quality of service on Apple platforms), so a
+/// render loop at normal priority takes a core back whenever it has a
+/// frame to draw; urgent work runs on threads at normal priority, so a
+/// visible tile never waits on a thread that a busy machine starves (a
+/// nice-10 thread gets about a tenth of a core against each busy
+/// normal-priority one). The loader keeps background decodes to one fewer
+/// than the cores, so only work for what is on screen ever uses them all.
 final class BlockingWorkQueue: @unchecked Sendable {
-    /// Thumbnail decoding: one thread per core, at low priority.
+    /// Thumbnail decoding: per core, one thread for urgent work at normal
+    /// priority and one for background work at low priority.
     static let decoding = BlockingWorkQueue(
-        name: "ParallaxImages.decode", threadCount: ProcessInfo.processInfo.activeProcessorCount, lowersPriority: true)
-    /// Blocking file reads and writes: two threads at normal priority (a
-    /// read of a photo from the page cache takes about a millisecond).
-    static let fileIO = BlockingWorkQueue(name: "ParallaxImages.io", threadCount: 2, lowersPriority: false)
+        name: "ParallaxImages.decode", threadCount: ProcessInfo.processInfo.activeProcessorCount,
+        lowersBackgroundPriority: true)
+    /// Blocking file reads and writes: two threads at normal priority for
+    /// both lanes (a read of a photo from the page cache takes about a
+    /// millisecond).
+    static let fileIO = BlockingWorkQueue(name: "ParallaxImages.io", threadCount: 2, lowersBackgroundPriority: false)
 
-    /// How many threads run the work.
+    /// How many pieces of work run at once in each lane.
     let threadCount: Int
     private let name: String
-    private let lowersPriority: Bool
+    /// Whether background work has threads of its own at low priority.
+    let lowersBackgroundPriority: Bool
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var urgentLane = Lane()
@@ -66,10 +74,13 @@ final class BlockingWorkQueue: @unchecked Sendable {
         }
     }
 
-    init(name: String, threadCount: Int, lowersPriority: Bool) {
+    /// A queue running up to `threadCount` pieces of work at once; with
+    /// `lowersBackgroundPriority`, background work runs on as many threads
+    /// again, at low priority, apart from urgent work.
+    init(name: String, threadCount: Int, lowersBackgroundPriority: Bool) {
         self.name = name
         self.threadCount = max(threadCount, 1)
-        self.lowersPriority = lowersPriority
+        self.lowersBackgroundPriority = lowersBackgroundPriority
     }
 
     /// Runs `body` on one of the queue's threads and returns its result.
@@ -88,29 +99,49 @@ final class BlockingWorkQueue: @unchecked Sendable {
         condition.lock()
         if !started {
             started = true
-            for index in 0..<threadCount { startThread(index) }
+            if lowersBackgroundPriority {
+                for index in 0..<threadCount {
+                    startThread("\(name).\(index)", serving: .urgent)
+                    startThread("\(name).background.\(index)", serving: .background)
+                }
+            } else {
+                for index in 0..<threadCount { startThread("\(name).\(index)", serving: .both) }
+            }
         }
         if urgent { urgentLane.append(work) } else { backgroundLane.append(work) }
-        condition.signal()
+        // Threads of both kinds may wait on the condition: every one is woken to look for its lane's work.
+        condition.broadcast()
         condition.unlock()
     }
 
-    private func startThread(_ index: Int) {
+    /// Which lanes a thread takes work from.
+    private enum Service {
+        case urgent, background, both
+    }
+
+    private func startThread(_ name: String, serving service: Service) {
         let thread = Thread { [self] in
-            if lowersPriority { Self.lowerCurrentThreadPriority() }
-            while true { next()() }
+            if service == .background { Self.lowerCurrentThreadPriority() }
+            while true { next(for: service)() }
         }
-        thread.name = "\(name).\(index)"
-        thread.qualityOfService = lowersPriority ? .utility : .userInitiated
+        thread.name = name
+        thread.qualityOfService = service == .background ? .utility : .userInitiated
         thread.start()
     }
 
-    /// Waits for the next piece of work and takes it off the queue.
-    private func next() -> @Sendable () -> Void {
+    /// Waits for the next piece of work of `service`'s lanes and takes it
+    /// off the queue (urgent first).
+    private func next(for service: Service) -> @Sendable () -> Void {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let work = urgentLane.removeFirst() ?? backgroundLane.removeFirst() { return work }
+            let work: (@Sendable () -> Void)?
+            switch service {
+            case .urgent: work = urgentLane.removeFirst()
+            case .background: work = backgroundLane.removeFirst()
+            case .both: work = urgentLane.removeFirst() ?? backgroundLane.removeFirst()
+            }
+            if let work { return work }
             condition.wait()
         }
     }
