@@ -21,6 +21,8 @@ package final class CellPictures {
     private var pictures: [Int: Picture] = [:]
     /// Cells with a request, displayed or not yet.
     private var boundItems: Set<Int> = []
+    /// Who waits in ``waitForNextDisplay()``.
+    private var displayWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Pictures from `loader`; `source` tells stored photos from ones to
     /// download (black placeholder or the illustration).
@@ -66,7 +68,17 @@ package final class CellPictures {
         requests.load(key, into: item, replacing: shown, priority: priority) { [weak self] display in
             guard let self else { return }
             self.pictures[item] = Picture(display, key: key, replacing: self.pictures[item])
+            let waiters = self.displayWaiters
+            self.displayWaiters = []
+            for waiter in waiters { waiter.resume() }
         }
+    }
+
+    /// Returns once the next display reaches a cell (a placeholder, a
+    /// picture or a failure): for a test or a tool that waits for a state
+    /// between a request and its picture, as an event rather than a poll.
+    package func waitForNextDisplay() async {
+        await withCheckedContinuation { displayWaiters.append($0) }
     }
 
     /// Stamps pictures that arrived since the last frame with `now`, the

@@ -75,7 +75,8 @@ struct XvfbWindowTests {
         defer { if app.isRunning { app.terminate() } }
         let x = ["DISPLAY": display]
         var window = ""
-        for _ in 0..<200 where window.isEmpty {
+        // Up to two minutes for the window (the bound only turns a hang into a failure: a loaded machine is slow).
+        for _ in 0..<2_400 where window.isEmpty {
             window = try Self.shell("xdotool search --name ParallaxKit | head -1", environment: x).trimmingCharacters(in: .whitespacesAndNewlines)
             if window.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         }
@@ -99,7 +100,7 @@ struct XvfbWindowTests {
         try key("x", wait: 2)                                // erase everything in the middle of the fling
         try key("p")                                         // 4: still running
         try key("q", wait: 0.5)
-        for _ in 0..<300 where app.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        for _ in 0..<2_400 where app.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         let quit = !app.isRunning
         if !quit { app.terminate() }
         app.waitUntilExit()
