@@ -98,7 +98,7 @@ extension HTTPTests {
             // Each attempt's deadline, and nothing else, ends it: the server would answer in 30 s.
             for attempt in 1...2 {
                 await clock.waitForSleep(of: .milliseconds(500))
-                try await server.waitForRequests(attempt, to: "/slow.jpg")
+                await server.waitForRequests(attempt, to: "/slow.jpg")
                 clock.advance(by: .milliseconds(500))
             }
             let error = try await #require(throws: ImageSourceError.self) { try await load.value }
@@ -167,7 +167,7 @@ extension HTTPTests {
             defer { server.stop() }
             let source = try makeSource(server, clock: ManualClock())
             let task = Task { try await source.data(for: "slow.jpg") }
-            try await server.waitForRequests(1, to: "/slow.jpg")
+            await server.waitForRequests(1, to: "/slow.jpg")
             task.cancel()
             await #expect(throws: ImageSourceError.cancelled) { try await task.value }
         }
@@ -238,7 +238,7 @@ extension HTTPTests {
                     let source = try source(server, timeout: timeout, clock: clock)
                     let load = Task { try await source.data(for: "x.jpg") }
                     await clock.waitForSleep(of: .seconds(timeout))
-                    try await server.waitForRequests(attempt, to: "/x.jpg")
+                    await server.waitForRequests(attempt, to: "/x.jpg")
                     clock.advance(by: .seconds(timeout) - .milliseconds(1))
                     #expect(clock.remainingSleeps == [.milliseconds(1)], "the deadline has not passed yet")
                     clock.advance(by: .milliseconds(1))
@@ -373,7 +373,7 @@ extension HTTPTests {
             let dripping = try source(server, timeout: 1, clock: clock)
             let load = Task { try await dripping.data(for: "drip.jpg") }
             await clock.waitForSleep(of: .seconds(1))
-            try await server.waitForRequests(1, to: "/drip.jpg")
+            await server.waitForRequests(1, to: "/drip.jpg")
             clock.advance(by: .seconds(1))
             let drip = await failure(of: load, "drip.jpg")
             #expect(drip.hasPrefix("no complete answer within 1 s"), "\(drip)")

@@ -140,14 +140,17 @@ final class LoopbackHTTPServer: Sendable {
     /// the server's access log.
     var requestedTargets: [String] { engine.withState { $0.targets } }
 
-    /// Returns once `count` requests for `path` have arrived; throws after
-    /// `limit` (wall clock) so that a request that never comes fails the
-    /// test instead of hanging it.
-    func waitForRequests(_ count: Int, to path: String, limit: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + limit
-        while requestCount(for: path) < count {
-            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "\(count) requests for \(path)", limit: limit) }
-            try await Task.sleep(for: .milliseconds(2))
+    /// Returns once `count` requests for `path` have arrived: the server's
+    /// thread wakes the waiter as it counts the request (an event, not a
+    /// poll, so a slow machine only takes longer).
+    func waitForRequests(_ count: Int, to path: String) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ready = engine.withState { state -> Bool in
+                guard state.requestCounts[path, default: 0] < count else { return true }
+                state.requestWaiters.append((path, count, waiter))
+                return false
+            }
+            if ready { waiter.resume() }
         }
     }
 
@@ -224,6 +227,8 @@ private final class Engine: @unchecked Sendable {
         var isClosed = false
         /// Connections being served, so `stop()` can shut them down.
         var clients: Set<Int32> = []
+        /// Who waits for a number of requests to a path.
+        var requestWaiters: [(path: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
     }
 
     private let lock = NSLock()
@@ -333,8 +338,15 @@ private final class Engine: @unchecked Sendable {
         // `Range: bytes=A-B`, the only form HTTPImageSource sends.
         let range = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("range:") }
             .map { String($0.dropFirst("range:".count)).trimmingCharacters(in: .whitespaces) }
+        var woken: [CheckedContinuation<Void, Never>] = []
         let (body, failing, delay, hostility, retryAfter, honoursRanges) = withState { state in
             state.requestCounts[path, default: 0] += 1
+            let counted = state.requestCounts[path, default: 0]
+            state.requestWaiters.removeAll { waiting in
+                guard waiting.path == path, waiting.count <= counted else { return false }
+                woken.append(waiting.waiter)
+                return true
+            }
             state.targets.append(String(parts[1]))
             if let range { state.ranges[path, default: []].append(range) }
             var failing = false
@@ -345,6 +357,7 @@ private final class Engine: @unchecked Sendable {
             return (state.routes[path], failing, state.delays[path] ?? state.responseDelay, state.hostile[path],
                     state.retryAfter[path], state.honoursRanges)
         }
+        for waiter in woken { waiter.resume() }
         if let hostility {
             misbehave(client, hostility, target: target)
             return
@@ -481,11 +494,4 @@ private final class Engine: @unchecked Sendable {
             setsockopt(client, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         }
     }
-}
-
-/// A test's wait for something that did not happen within its limit.
-struct WaitTimedOut: Error, CustomStringConvertible {
-    var what: String
-    var limit: Duration
-    var description: String { "waited \(limit) for \(what)" }
 }
