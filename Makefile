@@ -35,19 +35,22 @@ demo: deps
 ## documentation of every library module, with warnings as errors; and the
 ## benchmark report writer on sample input.
 test: deps
-	scripts/fetch-photos.sh
-	scripts/fetch-conformance.sh
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
-	$(SWIFT) build $(APPS) --build-tests
-	PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" $(SWIFT) test $(APPS) --skip ParallaxImagesHTTPTests
+	@scripts/step.sh --reset
+	scripts/step.sh "photos, conformance corpus" sh -c 'scripts/fetch-photos.sh && scripts/fetch-conformance.sh'
+	scripts/step.sh "library: build" $(SWIFT) build --build-tests
+	scripts/step.sh "library: tests" $(SWIFT) test --skip-build
+	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
+	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
+		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
 # The HTTP transport's tests (nginx, endless bodies at loopback speed) run alone: their load and the gallery's timed tests disturb each other.
-	$(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
-		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests"
-	scripts/fuzz.sh 30
-	scripts/docs.sh
-	scripts/test-bench-report.sh
+	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
+	scripts/step.sh "thread sanitizer" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
+	scripts/step.sh "fuzzing" scripts/fuzz.sh 30
+	scripts/step.sh "documentation" scripts/docs.sh
+	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
+	@echo "make test: every step passed; the time each took:"
+	@scripts/step.sh --summary
 
 ## The documentation (DocC archives in .build-docs/archives).
 docs: deps
