@@ -49,6 +49,12 @@ struct Session: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOutput
 
+    /// Reads the targets the report judges by (scripts/benchreport/targets.json)
+    /// before any work: a missing or broken file stops the command before a
+    /// run of minutes, not after it.
+    func validate() throws {
+        _ = try BenchmarkTargets.load()
+    }
 
     @MainActor
     func run() async throws {
