@@ -1,8 +1,9 @@
 /// Why a command-line value was refused.
 ///
-/// Both commands (`parallax-demo` and `parallax-gallery`) read their numbers
-/// and sizes through the rules in ``CommandLineValues``, from swift-argument-
-/// parser's `transform:` closures. The parser then reports a refusal as
+/// Both commands (`parallax-demo` and `parallax-gallery`) read their numbers,
+/// sizes and lists of choices through the rules in ``CommandLineValues`` and
+/// ``ChoiceListRule``, from swift-argument-parser's `transform:` closures.
+/// The parser then reports a refusal as
 ///
 ///     Error: The value 'nan' is invalid for '--scroll <scroll>': not a finite number; expected ….
 ///
