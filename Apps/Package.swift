@@ -9,6 +9,8 @@
 //   parallax-gallery   its command
 //   ParallaxDemo       the tuning report: visible items, frames, parallax offsets
 //   parallax-demo      its command
+//   ParallaxCommandLine the value rules both commands share (ranges, sizes,
+//                      lists of choices, output paths) and their wording
 //   ParallaxImagesHTTP an AsyncHTTPClient transport for HTTPImageSource on
 //                      Linux (a library product; see its module's doc comment
 //                      for why it lives here)
@@ -37,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
+        // Foundation only: the commands hand its rules to swift-argument-parser themselves.
+        .target(name: "ParallaxCommandLine"),
         .target(
             name: "ParallaxDemo",
             dependencies: [
@@ -63,8 +67,7 @@ let package = Package(
             name: "parallax-gallery",
             dependencies: [
                 "ParallaxGallery",
-                // The shared command-line value rules (CommandLineValues), same wording as parallax-demo.
-                "ParallaxDemo",
+                "ParallaxCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +75,7 @@ let package = Package(
             name: "parallax-demo",
             dependencies: [
                 "ParallaxDemo",
+                "ParallaxCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,6 +103,7 @@ let package = Package(
             dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
             path: "Tests/ParallaxImagesHTTPTestSupport"
         ),
+        .testTarget(name: "ParallaxCommandLineTests", dependencies: ["ParallaxCommandLine"]),
         .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
         .testTarget(
             name: "ParallaxImagesHTTPTests",

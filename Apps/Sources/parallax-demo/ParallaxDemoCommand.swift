@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxCommandLine
 import ParallaxDemo
 
 /// Prints the visible items of a layout at a scroll position, with their

@@ -117,8 +117,15 @@ struct GalleryCommandTests {
         let noPhotos = try GalleryExecutable.run(["manifest", empty.path], in: directory)
         #expect(noPhotos.status == 64 && noPhotos.errors.contains("holds no JPEG or PNG file"), "\(noPhotos.errors)")
         #expect(!FileManager.default.fileExists(atPath: empty.appendingPathComponent("photos.json").path))
+        // A named choice is refused with the names its enum declares, as parallax-demo refuses its own.
         let effect = try GalleryExecutable.run(["render", "--effect", "sparkle"], in: directory)
-        #expect(effect.status != 0 && effect.errors.contains("--effect must be depth, window or off"))
+        #expect(effect.status == 64 && effect.firstError == "Error: The value 'sparkle' is invalid for '--effect <effect>'. "
+                    + "Please provide one of 'depth', 'window' or 'off'.", "\(effect.errors)")
+        let layouts = try GalleryExecutable.run(["session", "--layouts", "grid,sparkle"], in: directory)
+        #expect(layouts.status == 64 && layouts.firstError == "Error: The value 'grid,sparkle' is invalid for '--layouts <layouts>': "
+                    + "'sparkle' is not a choice; expected names from grid, list, quilt, waterfall, separated by commas.",
+                "\(layouts.errors)")
+        #expect(layouts.output.isEmpty)
     }
 
     /// Each refused value, with the one sentence the gallery prints for it.
@@ -126,6 +133,8 @@ struct GalleryCommandTests {
         (["--pinch", "9", "--frames", "4"], "--pinch must be a scale from 0.2 to 5, not 9.0"),
         (["--pinch", "nan", "--frames", "4"], "--pinch must be a scale from 0.2 to 5, not nan"),
         (["--pinch", "0.5"], "--pinch needs a sequence: --frames 2 or more"),
+        (["--scene", "sky"], "The value 'sky' is invalid for '--scene <scene>'. Please provide one of 'gallery' and 'layers'."),
+        (["--latency", "fast"], "The value 'fast' is invalid for '--latency <latency>'. Please provide one of 'none', 'seed' or 'slow'."),
         (["--scroll", "nan"], "The value 'nan' is invalid for '--scroll <scroll>': not a finite number; "
             + "expected a finite number of points in -1000000000000…1000000000000."),
         (["--scroll", "1e308"], "The value '1e308' is invalid for '--scroll <scroll>': out of range; "

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ParallaxDemo
+@testable import ParallaxCommandLine
 
 /// The rules both commands read their numbers, sizes and output paths
 /// through: values, refusals and their exact wording.

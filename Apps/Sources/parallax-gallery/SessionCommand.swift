@@ -1,0 +1,67 @@
+import ArgumentParser
+import ParallaxCommandLine
+import ParallaxGallery
+
+/// `parallax-gallery session`: what a person scrolling the gallery sees,
+/// over the sessions of a ``SessionMatrix``, as a report for BENCHMARKS.md
+/// (``SessionReport``).
+struct Session: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What the user sees while scrolling: blank tiles, time to a full screen and hitches, at the display's pace.")
+
+    static let layoutList = ChoiceListRule<GalleryLayout>()
+    static let latencyList = ChoiceListRule<LatencyPreset>()
+    static let launchList = ChoiceListRule<SessionMatrix.Launch>()
+    static let defaultLatencies: [LatencyPreset] = [.none, .seed]
+    static let defaultLaunches: [SessionMatrix.Launch] = [.disk, .http]
+
+    @OptionGroup var options: SharedOptions
+
+    @Option(parsing: .unconditional,
+            help: "How many photos (the set repeated under distinct names), \(CommandLineValues.photoCount.rangeText) (default: 3000).",
+            transform: { try CommandLineValues.photoCount.parse($0) })
+    var count: Int = 3000
+
+    @Option(help: """
+        Layouts to run, comma-separated, from \(Session.layoutList.choicesText) \
+        (default: \(Session.layoutList.text(GalleryLayout.allCases))).
+        """,
+            transform: { try Session.layoutList.parse($0) })
+    var layouts: [GalleryLayout] = GalleryLayout.allCases
+
+    @Option(help: """
+        Latencies to run, comma-separated, from \(Session.latencyList.choicesText) \
+        (default: \(Session.latencyList.text(Session.defaultLatencies))).
+        """,
+            transform: { try Session.latencyList.parse($0) })
+    var latencies: [LatencyPreset] = Session.defaultLatencies
+
+    @Flag(help: "Skip the first-come-first-served baseline.")
+    var noBaseline = false
+
+    @Option(help: """
+        Launches to measure with the thumbnail disk cache, comma-separated: \
+        \(SessionMatrix.Launch.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ")) \
+        (default: \(Session.launchList.text(Session.defaultLaunches))).
+        """,
+            transform: { try Session.launchList.parse($0) })
+    var launches: [SessionMatrix.Launch] = Session.defaultLaunches
+
+    @OptionGroup var report: ReportOutput
+
+    /// Reads the targets the report judges by (scripts/benchreport/targets.json)
+    /// before any work: a missing or broken file stops the command before a
+    /// run of minutes, not after it.
+    func validate() throws {
+        _ = try BenchmarkTargets.load()
+    }
+
+    @MainActor
+    func run() async throws {
+        let matrix = SessionMatrix(layouts: layouts, latencies: latencies, includesBaseline: !noBaseline,
+                                   launches: Set(launches), photos: count, size: options.size)
+        let library = try await options.source.library()
+        let figures = try await matrix.run(over: library, from: options.source)
+        try report.write(SessionReport.markdown(figures))
+    }
+}

@@ -1,0 +1,67 @@
+"""The machine facts every section lists under its title: system, CPUs, memory, toolchain."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+
+def run(command: list[str]) -> str | None:
+    """The output of `command` (stdout, else stderr), or None if it cannot run."""
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    output = completed.stdout.strip() or completed.stderr.strip()
+    return output or None
+
+
+def read_proc(path: str) -> str:
+    """A /proc file's text, or "" where there is none (macOS)."""
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def cpu_model() -> str:
+    for line in read_proc("/proc/cpuinfo").splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("model name", "Hardware", "cpu model", "Processor") and value.strip():
+            return value.strip()
+    return run(["sysctl", "-n", "machdep.cpu.brand_string"]) or platform.processor() or "unknown"
+
+
+def total_memory() -> str:
+    for line in read_proc("/proc/meminfo").splitlines():
+        if line.startswith("MemTotal:"):
+            kib = int(line.split()[1])
+            return f"{kib / 1024 / 1024:.1f} GiB"
+    memsize = run(["sysctl", "-n", "hw.memsize"])
+    if memsize and memsize.isdigit():
+        return f"{int(memsize) / 1024**3:.1f} GiB"
+    return "unknown"
+
+
+def swift_version() -> str:
+    output = run(["swift", "--version"])
+    if not output:
+        return "unknown"
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if "Swift version" in line:
+            return line
+    return lines[0]
+
+
+def machine_facts() -> list[tuple[str, str]]:
+    """(label, value) pairs, in the order a section lists them."""
+    return [
+        ("System", run(["uname", "-srm"]) or " ".join(platform.uname()[i] for i in (0, 2, 4))),
+        ("CPUs", run(["nproc"]) or str(os.cpu_count() or "unknown")),
+        ("CPU model", cpu_model()),
+        ("Memory", total_memory()),
+        ("Toolchain", swift_version()),
+    ]
