@@ -349,6 +349,9 @@ package final class GalleryModel {
     /// Pictures held for cells (only visible ones: the memory cache keeps the rest).
     package var heldPictureCount: Int { pictures.heldImageCount }
 
+    /// Whether the photos are moving: a scroll, a switch or a pinch under way.
+    package var isMoving: Bool { !scroll.isAtRest || !frames.isResting }
+
     /// Whether anything is moving (for an idle render loop).
     package var isAnimating: Bool {
         !scroll.isAtRest || !frames.isResting || pictures.pendingCount > 0 || pictures.hasUndrawnArrivals

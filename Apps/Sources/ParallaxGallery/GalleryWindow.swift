@@ -279,7 +279,8 @@ package final class GalleryWindow {
             FileHandle.standardError.write(Data("parallax-gallery: no screenshot: \(error)\n".utf8))
             return
         }
-        let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") layout: \(model.settings.layout.rawValue)\n"
+        let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") "
+            + "layout: \(model.settings.layout.rawValue) moving: \(model.isMoving ? "yes" : "no")\n"
         FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }
 }
