@@ -188,7 +188,7 @@ public struct DensityPinch<Layout: ItemLayout> {
         var layouts = DensityPinchLayouts(start: start, columns: columns, in: columnRange, anchor: anchor,
                                           alignment: start.axis.cross(point), layout: layout)
         for count in [columns - 1, columns, columns + 1] where columnRange.contains(count) {
-            try layouts.entry(columns: count)
+            try layouts.build(columns: count)
         }
         pair = try layouts.pair(columns: columns)
         self.layouts = layouts
@@ -314,7 +314,7 @@ public struct DensityPinch<Layout: ItemLayout> {
     /// anchor), building the layout if the pinch has not reached that count
     /// before.
     private mutating func extent(columns: Int) throws(LayoutError) -> CGFloat {
-        try layouts.entry(columns: columns).anchorFrame.map { axis.cross($0.size) } ?? 0
+        try layouts.anchorFrame(building: columns).map { axis.cross($0.size) } ?? 0
     }
 
     /// Makes (`columns`, `columns + 1`) the current pair, building what it

@@ -15,33 +15,29 @@ import ParallaxCore
 /// so chaining back and forth costs one build per count. The store is a
 /// value: the arrays are copied (on write) only when a count is first
 /// reached.
-@usableFromInline
 struct DensityPinchLayouts<Layout: ItemLayout> {
-    /// What the pinch knows of one column count.
-    @usableFromInline
-    struct Entry {
-        @usableFromInline let layout: Layout
-        /// The anchor's frame, `nil` without an anchor (or if the layout
-        /// does not have it).
-        @usableFromInline let anchorFrame: CGRect?
-        /// The layout's frames of the window's items (see
-        /// ``DensityPinchWindow/frames(in:)``), read when first needed.
-        @usableFromInline var windowFrames: [CGRect]?
-    }
-
     /// The column counts the pinch may reach.
-    @usableFromInline let columnRange: ClosedRange<Int>
+    let columnRange: ClosedRange<Int>
     /// The item the pinch keeps under the fingers.
-    @usableFromInline let anchor: ItemIndex?
+    let anchor: ItemIndex?
     /// The items around the anchor, the same in every layout.
-    @usableFromInline let window: DensityPinchWindow
+    let window: DensityPinchWindow
     /// Builds the layout of a column count (not yet aligned).
     private let makeLayout: (Int) throws(LayoutError) -> Layout
     /// Where every count's layout puts the anchor across the axis, in
     /// content coordinates.
     private let alignment: CGFloat
-    /// The entries by column count minus the range's lowest.
-    private var entries: [Entry?]
+    // By column count minus the range's lowest. Three arrays rather than one
+    // of a generic entry: a frame's `update` reads the anchor's frames only,
+    // and reading them touches no type built from `Layout`.
+    /// The layouts built so far.
+    private var layouts: [Layout?]
+    /// The anchor's frame in each (`nil` without an anchor, or if the layout
+    /// does not have it).
+    private var anchorFrames: [CGRect?]
+    /// Each layout's frames of the window's items (see
+    /// ``DensityPinchWindow/frames(in:)``), read when first needed.
+    private var windowFrames: [[CGRect]?]
 
     /// A store holding `start`, the layout of `columns` the pinch began
     /// with (kept as it is, not aligned), whose `anchor` is where the
@@ -55,35 +51,47 @@ struct DensityPinchLayouts<Layout: ItemLayout> {
         self.window = anchor.map { DensityPinchWindow(around: $0, in: start) } ?? .empty
         self.makeLayout = makeLayout
         self.alignment = alignment
-        entries = Array(repeating: nil, count: columnRange.count)
-        entries[columns - columnRange.lowerBound] = Entry(layout: start, anchorFrame: anchor.flatMap(start.frame(of:)))
+        layouts = Array(repeating: nil, count: columnRange.count)
+        anchorFrames = Array(repeating: nil, count: columnRange.count)
+        windowFrames = Array(repeating: nil, count: columnRange.count)
+        layouts[columns - columnRange.lowerBound] = start
+        anchorFrames[columns - columnRange.lowerBound] = anchor.flatMap(start.frame(of:))
     }
 
     /// The layout of `columns`, if built.
     func layout(columns: Int) -> Layout? {
-        columnRange.contains(columns) ? entries[columns - columnRange.lowerBound]?.layout : nil
+        columnRange.contains(columns) ? layouts[columns - columnRange.lowerBound] : nil
     }
 
     /// The anchor's frame in the layout of `columns`, if built and it has one.
     func anchorFrame(columns: Int) -> CGRect? {
-        columnRange.contains(columns) ? entries[columns - columnRange.lowerBound]?.anchorFrame : nil
+        columnRange.contains(columns) ? anchorFrames[columns - columnRange.lowerBound] : nil
     }
 
-    /// The entry of `columns` (within the range), building its layout the
-    /// first time.
+    /// The anchor's frame in the layout of `columns` (within the range),
+    /// building the layout the first time.
     ///
     /// - Throws: ``LayoutError`` when the layout cannot be built; the store
     ///   is then unchanged.
     /// - Complexity: O(1) once built; otherwise one layout build.
+    @inline(__always)
+    mutating func anchorFrame(building columns: Int) throws(LayoutError) -> CGRect? {
+        if let frame = anchorFrames[columns - columnRange.lowerBound] { return frame }
+        return try build(columns: columns).anchorFrame
+    }
+
+    /// The layout of `columns` (within the range) and the anchor's frame in
+    /// it, building the layout the first time.
     @discardableResult
-    mutating func entry(columns: Int) throws(LayoutError) -> Entry {
+    mutating func build(columns: Int) throws(LayoutError) -> (layout: Layout, anchorFrame: CGRect?) {
         let slot = columns - columnRange.lowerBound
-        if let entry = entries[slot] { return entry }
+        if let layout = layouts[slot] { return (layout, anchorFrames[slot] ?? anchor.flatMap(layout.frame(of:))) }
         var layout = try makeLayout(columns)
         if let anchor { layout = layout.aligning(anchor, across: alignment) }
-        let entry = Entry(layout: layout, anchorFrame: anchor.flatMap(layout.frame(of:)))
-        entries[slot] = entry
-        return entry
+        let frame = anchor.flatMap(layout.frame(of:))
+        layouts[slot] = layout
+        anchorFrames[slot] = frame
+        return (layout, frame)
     }
 
     /// The pair of `columns` and the next count (or `columns` again at the
@@ -95,26 +103,25 @@ struct DensityPinchLayouts<Layout: ItemLayout> {
     ///   and O(``DensityPinchWindow/capacity``) frame lookups per new count.
     mutating func pair(columns: Int) throws(LayoutError) -> DensityPinchPair<Layout> {
         let upper = min(columns + 1, columnRange.upperBound)
-        let source = try entry(columns: columns), destination = try entry(columns: upper)
+        let source = try build(columns: columns), destination = try build(columns: upper)
         let concrete = ConcretePair(source.layout, destination.layout)
         var sourceFrames: [CGRect] = [], destinationFrames: [CGRect] = []
         if case .grids = concrete {} else if window.count > 0 {
-            sourceFrames = windowFrames(columns: columns)
-            destinationFrames = windowFrames(columns: upper)
+            sourceFrames = windowFrames(columns: columns, in: source.layout)
+            destinationFrames = windowFrames(columns: upper, in: destination.layout)
         }
         return DensityPinchPair(source: source.layout, destination: destination.layout, concrete: concrete,
                                 sourceAnchor: source.anchorFrame, destinationAnchor: destination.anchorFrame,
                                 window: window, sourceFrames: sourceFrames, destinationFrames: destinationFrames)
     }
 
-    /// The window's frames in the (built) layout of `columns`, read the
+    /// The window's frames in `layout`, the layout of `columns`, read the
     /// first time.
-    private mutating func windowFrames(columns: Int) -> [CGRect] {
+    private mutating func windowFrames(columns: Int, in layout: Layout) -> [CGRect] {
         let slot = columns - columnRange.lowerBound
-        if let frames = entries[slot]?.windowFrames { return frames }
-        guard let layout = entries[slot]?.layout else { return [] }
+        if let frames = windowFrames[slot] { return frames }
         let frames = window.frames(in: layout)
-        entries[slot]?.windowFrames = frames
+        windowFrames[slot] = frames
         return frames
     }
 }

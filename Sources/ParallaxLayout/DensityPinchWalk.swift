@@ -14,7 +14,7 @@ import ParallaxCore
 /// each item in either once, through ``report(_:from:to:_:)``: the one
 /// interpolate → zoom → visible step. Two passes read the bands:
 /// ``forEachItem(ofGrids:_:_:)``, two grids in closed form, and
-/// ``forEachItem(of:_:window:_:)``, any two layouts, with the frames of the
+/// ``forEachItem(of:_:framesOf:_:)``, any two layouts, with the frames of the
 /// items around the anchor read ahead. Neither allocates: the only scratch
 /// a walk needs, the set of items it has reported, is its own, on its own
 /// stack, so walks nested in a walk's body, or of copies of a pinch, never
@@ -67,53 +67,89 @@ struct DensityPinchWalk {
         }
     }
 
-    /// ``forEachItem(of:_:window:_:)`` over `source` and `destination`
-    /// (`pair`'s layouts, maybe unwrapped) with `pair`'s window frames.
-    @inlinable
-    func forEachItem<L: ItemLayout, Layout: ItemLayout>(of source: L, _ destination: L,
-                                                        framesOf pair: DensityPinchPair<Layout>,
-                                                        _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
-        try pair.sourceFrames.withUnsafeBufferPointer { sourceFrames in
-            try pair.destinationFrames.withUnsafeBufferPointer { destinationFrames in
-                try forEachItem(of: WindowedLayout(source, frames: sourceFrames),
-                                WindowedLayout(destination, frames: destinationFrames), window: pair.window, body)
-            }
-        }
-    }
-
-    /// The pass for any two layouts: the source band's items, each with
+    /// The pass for any two layouts: `source` and `destination` are
+    /// `pair`'s layouts (maybe unwrapped), read with `pair`'s frames of the
+    /// items around the anchor. First the source band's items, each with
     /// its destination frame, then the destination band's items the source
-    /// band did not hold. An item in the window around the anchor takes its
-    /// frame at the other end from the frames read ahead, and the walk marks
-    /// it in a set of slots on its own stack, so that the destination's pass
-    /// skips it without a lookup; an item outside the window (another
-    /// section far from the anchor's, or a band far taller than a screen)
-    /// is looked up in the other layout, and a destination item is skipped
-    /// when its source frame lies in the source band.
+    /// band did not hold (see ``PairPass``).
     ///
     /// - Complexity: O(items in either band): one frame read per item, a
     ///   lookup per item outside the window; nothing allocated.
     @inlinable
-    func forEachItem<L: ItemLayout>(of source: WindowedLayout<L>, _ destination: WindowedLayout<L>,
-                                    window: DensityPinchWindow,
-                                    _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
-        try DensityPinchWindow.SlotSet.withEmptySet { reported in
-            try source.layout.forEachItem(in: sourceBand) { index, from in
-                let slot = window.slot(of: index)
-                if let slot { reported.insert(slot) }
-                try report(index, from: from, to: destination.frame(of: index, slot: slot) ?? from, body)
+    func forEachItem<L: ItemLayout, Layout: ItemLayout>(of source: L, _ destination: L,
+                                                        framesOf pair: DensityPinchPair<Layout>,
+                                                        _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+        var pass = PairPass(walk: self, source: source, destination: destination, window: pair.window,
+                            sourceFrames: pair.sourceFrames, destinationFrames: pair.destinationFrames)
+        try source.forEachItem(in: sourceBand) { index, from in try pass.reportSourceItem(index, from: from, body) }
+        try destination.forEachItem(in: destinationBand) { index, to in
+            try pass.reportDestinationItem(index, to: to, body)
+        }
+    }
+
+    /// One pass of ``forEachItem(of:_:framesOf:_:)`` over two layouts, and
+    /// the only scratch it needs, owned by value: the set of the window's
+    /// items reported so far, a few words on the walk's own stack.
+    ///
+    /// An item in the window around the anchor takes its frame at the other
+    /// end from the frames read ahead, and the source's pass marks it, so
+    /// that the destination's pass skips it without a lookup. An item
+    /// outside the window (in a section far from the anchor's, or in a band
+    /// far taller than a screen) is looked up in the other layout, and a
+    /// destination item is skipped when its source frame lies in the source
+    /// band. (The closures that feed it capture the pass, a variable, by
+    /// reference: nothing is copied per item.)
+    @usableFromInline
+    struct PairPass<L: ItemLayout> {
+        @usableFromInline let walk: DensityPinchWalk
+        @usableFromInline let source: L
+        @usableFromInline let destination: L
+        @usableFromInline let window: DensityPinchWindow
+        /// The source's frames of the window's items, by slot, or empty.
+        @usableFromInline let sourceFrames: [CGRect]
+        /// The destination's frames of the window's items, by slot, or empty.
+        @usableFromInline let destinationFrames: [CGRect]
+        /// The window's items the source's pass has reported.
+        @usableFromInline var reported = DensityPinchWindow.SlotSet()
+
+        @inlinable
+        init(walk: DensityPinchWalk, source: L, destination: L, window: DensityPinchWindow, sourceFrames: [CGRect],
+             destinationFrames: [CGRect]) {
+            self.walk = walk
+            self.source = source
+            self.destination = destination
+            self.window = window
+            self.sourceFrames = sourceFrames
+            self.destinationFrames = destinationFrames
+        }
+
+        /// An item of the source band, at `from` in the source. O(1) in the
+        /// window, a lookup outside it.
+        @inlinable @inline(__always)
+        mutating func reportSourceItem(_ index: ItemIndex, from: CGRect,
+                                       _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+            let slot = window.slot(of: index)
+            if let slot { reported.insert(slot) }
+            let to = DensityPinchWindow.frame(of: index, slot: slot, in: destinationFrames, of: destination)
+            try walk.report(index, from: from, to: to ?? from, body)
+        }
+
+        /// An item of the destination band, at `to` in the destination,
+        /// once the source's pass is over: skipped if it reported it. O(1)
+        /// in the window, a lookup outside it. (Mutating only so that the
+        /// pass is read in place, not copied per item.)
+        @inlinable @inline(__always)
+        mutating func reportDestinationItem(_ index: ItemIndex, to: CGRect,
+                                   _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+            let from: CGRect?
+            if let slot = window.slot(of: index) {
+                guard !reported.contains(slot) else { return }                                // reported above
+                from = DensityPinchWindow.frame(of: index, slot: slot, in: sourceFrames, of: source)
+            } else {
+                from = source.frame(of: index)
+                if let from, from.isVisible(in: walk.sourceBand) { return }                   // reported above
             }
-            try destination.layout.forEachItem(in: destinationBand) { index, to in
-                let from: CGRect?
-                if let slot = window.slot(of: index) {
-                    guard !reported.contains(slot) else { return }                    // reported above
-                    from = source.frame(of: index, slot: slot)
-                } else {
-                    from = source.layout.frame(of: index)
-                    if let from, from.isVisible(in: sourceBand) { return }            // reported above
-                }
-                try report(index, from: from ?? to, to: to, body)
-            }
+            try walk.report(index, from: from ?? to, to: to, body)
         }
     }
 }

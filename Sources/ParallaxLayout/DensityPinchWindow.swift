@@ -133,26 +133,14 @@ struct DensityPinchWindow: Sendable {
     }
 }
 
-/// A layout with its frames of a ``DensityPinchWindow``'s items: a frame
-/// of an item in the window is read from there, any other is asked of the
-/// layout. With no frames (the window was not read for this layout), every
-/// frame is asked of the layout.
-@usableFromInline
-struct WindowedLayout<Layout: ItemLayout> {
-    @usableFromInline let layout: Layout
-    /// The frames by slot (see ``DensityPinchWindow/frames(in:)``), or empty.
-    @usableFromInline let frames: UnsafeBufferPointer<CGRect>
-
-    @inlinable
-    init(_ layout: Layout, frames: UnsafeBufferPointer<CGRect>) {
-        self.layout = layout
-        self.frames = frames
-    }
-
-    /// The frame of `index`, whose slot in the window is `slot` (`nil`:
-    /// outside the window), or `nil` if the layout does not have it.
+extension DensityPinchWindow {
+    /// `layout`'s frame of `index`, whose slot is `slot` (`nil`: outside
+    /// the window): read from `frames` (the layout's frames of the window,
+    /// see ``frames(in:)``, or empty) when they hold it, else asked of the
+    /// layout; `nil` if the layout does not have the item. O(1) from
+    /// `frames`.
     @inlinable @inline(__always)
-    func frame(of index: ItemIndex, slot: Int?) -> CGRect? {
+    static func frame<L: ItemLayout>(of index: ItemIndex, slot: Int?, in frames: [CGRect], of layout: L) -> CGRect? {
         if let slot, slot < frames.count {
             let frame = frames[slot]
             return frame.isNull ? nil : frame
@@ -162,37 +150,35 @@ struct WindowedLayout<Layout: ItemLayout> {
 }
 
 extension DensityPinchWindow {
-    /// A set of slots, a bit each, in memory its walk owns: made empty on
-    /// the walk's stack (``withEmptySet(_:)``) and gone with it.
+    /// A set of slots, a bit each: a plain value of
+    /// ``DensityPinchWindow/words`` words that a walk keeps on its own
+    /// stack, made empty for each walk.
     @usableFromInline
     struct SlotSet {
-        @usableFromInline let words: UnsafeMutableBufferPointer<UInt64>
+        @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
+        /// An empty set.
         @inlinable
-        init(words: UnsafeMutableBufferPointer<UInt64>) {
-            self.words = words
-        }
-
-        /// Calls `body` with an empty set of the window's slots, kept on
-        /// the stack (``DensityPinchWindow/words`` words) for the call.
-        @inlinable
-        static func withEmptySet<R>(_ body: (SlotSet) throws -> R) rethrows -> R {
-            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: DensityPinchWindow.words) { words in
-                words.initialize(repeating: 0)
-                return try body(SlotSet(words: words))
-            }
+        init() {
+            words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         }
 
         /// Adds `slot` (in `0..<capacity`). O(1).
         @inlinable @inline(__always)
-        func insert(_ slot: Int) {
-            words[slot >> 6] |= 1 << UInt64(slot & 63)
+        mutating func insert(_ slot: Int) {
+            withUnsafeMutableBytes(of: &words) { words in
+                words.storeBytes(of: words.load(fromByteOffset: (slot >> 6) << 3, as: UInt64.self) | 1 << UInt64(slot & 63),
+                                 toByteOffset: (slot >> 6) << 3, as: UInt64.self)
+            }
         }
 
         /// Whether the set holds `slot` (in `0..<capacity`). O(1).
         @inlinable @inline(__always)
         func contains(_ slot: Int) -> Bool {
-            words[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+            withUnsafeBytes(of: words) { words in
+                words.load(fromByteOffset: (slot >> 6) << 3, as: UInt64.self) & (1 << UInt64(slot & 63)) != 0
+            }
         }
     }
 }
