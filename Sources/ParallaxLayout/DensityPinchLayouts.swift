@@ -13,8 +13,10 @@ import ParallaxCore
 /// aligned so the anchor lies under where the fingers came down
 /// (`ItemLayout.aligning(_:across:)`), and kept for the rest of the pinch,
 /// so chaining back and forth costs one build per count. The store is a
-/// value: the arrays are copied (on write) only when a count is first
-/// reached.
+/// value: its arrays (a few entries, one per count) are copied on write
+/// only when a count is first reached or first joins a pair that reads its
+/// frames, never per frame. The frames around the anchor take up to 32 KB
+/// per count that needs them.
 struct DensityPinchLayouts<Layout: ItemLayout> {
     /// The column counts the pinch may reach.
     let columnRange: ClosedRange<Int>

@@ -140,7 +140,7 @@ struct DensityPinchWalk {
         /// pass is read in place, not copied per item.)
         @inlinable @inline(__always)
         mutating func reportDestinationItem(_ index: ItemIndex, to: CGRect,
-                                   _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
+                                            _ body: (ItemIndex, CGRect) throws -> Void) rethrows {
             let from: CGRect?
             if let slot = window.slot(of: index) {
                 guard !reported.contains(slot) else { return }                                // reported above

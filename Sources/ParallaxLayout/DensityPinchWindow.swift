@@ -12,7 +12,7 @@ import ParallaxCore
 /// (``frames(in:)``), read once when the layout first joins a pair, so
 /// that a frame's walk takes an item's frame at the other end from there
 /// instead of asking the layout; and a walk marks the slots it has
-/// reported in a few words of its own stack (``words``), so the second
+/// reported in a few words of its own stack (``SlotSet``), so the second
 /// layout's pass knows what the first one reported without looking it up.
 /// The window is fixed for the whole pinch (the anchor does not change)
 /// and is shared, immutable, by every layout's frames.
@@ -22,10 +22,9 @@ import ParallaxCore
 /// looked up in the layout instead (the same frames, only slower).
 @usableFromInline
 struct DensityPinchWindow: Sendable {
-    /// The most items a window holds: many screens of a quilt.
+    /// The most items a window holds: many screens of a quilt (and one
+    /// bit each in a ``SlotSet``).
     @usableFromInline static var capacity: Int { 1_024 }
-    /// The 64-bit words of a set of slots, one bit a slot.
-    @usableFromInline static var words: Int { capacity / 64 }
 
     /// Where a section's items fall in the window: item `i` has slot
     /// `zero + i`, for `i` in `items`.
@@ -67,6 +66,7 @@ struct DensityPinchWindow: Sendable {
     ///   each way (empty sections count).
     init(around anchor: ItemIndex, in layout: some ItemLayout) {
         let capacity = Self.capacity
+        assert(MemoryLayout<SlotSet>.size * 8 >= capacity, "a set of slots holds every slot")
         let sectionCount = layout.numberOfSections
         guard anchor.section >= 0, anchor.section < sectionCount,
               anchor.item >= 0, anchor.item < layout.numberOfItems(inSection: anchor.section) else {
@@ -126,7 +126,8 @@ struct DensityPinchWindow: Sendable {
         var frames = [CGRect](repeating: .null, count: count)
         for (offset, slots) in sections.enumerated() {
             for item in slots.items {
-                frames[slots.zero + item] = layout.frame(of: ItemIndex(item: item, section: firstSection + offset)) ?? .null
+                let index = ItemIndex(item: item, section: firstSection + offset)
+                frames[slots.zero + item] = layout.frame(of: index) ?? .null
             }
         }
         return frames
@@ -150,9 +151,9 @@ extension DensityPinchWindow {
 }
 
 extension DensityPinchWindow {
-    /// A set of slots, a bit each: a plain value of
-    /// ``DensityPinchWindow/words`` words that a walk keeps on its own
-    /// stack, made empty for each walk.
+    /// A set of a window's slots, a bit each: a plain value of sixteen
+    /// words (``DensityPinchWindow/capacity`` bits) that a walk keeps on
+    /// its own stack, made empty for each walk.
     @usableFromInline
     struct SlotSet {
         @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -168,8 +169,9 @@ extension DensityPinchWindow {
         @inlinable @inline(__always)
         mutating func insert(_ slot: Int) {
             withUnsafeMutableBytes(of: &words) { words in
-                words.storeBytes(of: words.load(fromByteOffset: (slot >> 6) << 3, as: UInt64.self) | 1 << UInt64(slot & 63),
-                                 toByteOffset: (slot >> 6) << 3, as: UInt64.self)
+                let offset = (slot >> 6) << 3
+                words.storeBytes(of: words.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(slot & 63),
+                                 toByteOffset: offset, as: UInt64.self)
             }
         }
 
