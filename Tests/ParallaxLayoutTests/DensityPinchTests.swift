@@ -169,14 +169,14 @@ struct DensityPinchTests {
         #expect(Double(reportedTotal) >= 0.99 * Double(visibleTotal), "\(reportedTotal) of \(visibleTotal) drawn")
     }
 
-    /// A band holding more items than the pinch's scratch buffer (256 at
-    /// first, grown for the next frame): the items past it are looked up
-    /// instead, and the visible set is still exact, each item once. A body
-    /// that walks the pinch again from inside its walk gets the same items.
-    @Test func aBandLargerThanTheBufferStillReportsEveryVisibleItemOnce() throws {
+    /// A band holding more items than the window of frames read around the
+    /// anchor (1,024): the items past it are looked up instead, and the
+    /// visible set is still exact, each item once. A body that walks the
+    /// pinch again from inside its walk gets the same items.
+    @Test func aBandLargerThanTheWindowStillReportsEveryVisibleItemOnce() throws {
         let size = CGSize(width: 390, height: 844)
         let count = 20_000
-        // Through `OrderedLayout`: grids take the closed form, which has no buffer.
+        // Through `OrderedLayout`: grids take the closed form, which reads no window.
         let make: (Int) throws(LayoutError) -> OrderedLayout = { n throws(LayoutError) in
             var configuration = GridConfiguration(preferredItemSize: CGSize(width: 4, height: 4), margins: EdgeInsets(all: 2),
                                                   spacing: CGSize(width: 1, height: 1))
@@ -205,8 +205,8 @@ struct DensityPinchTests {
             for (index, frame) in reported { #expect(frame == pinch.frame(of: index)) }
             largest = max(largest, expected.count)
         }
-        #expect(largest > 2 * 256, "the first band overflows the buffer")
-        // Re-entered: the inner walk cannot use the buffer the outer one is using.
+        #expect(largest > DensityPinchWindow.capacity, "the band overflows the window")
+        // Re-entered: walks share nothing, so the inner one reports the same items.
         var outer: [ItemIndex] = [], inner: [ItemIndex] = []
         pinch.forEachItem { index, _ in
             if outer.isEmpty { pinch.forEachItem { index, _ in inner.append(index) } }
@@ -223,7 +223,7 @@ struct DensityPinchTests {
     /// is reported once, at its interpolated frame, whether it lies in the
     /// window of frames kept around the anchor, in another section, or past
     /// the window (a band of more than 1,024 items); a walk nested in a
-    /// walk, which cannot use the window, reports the same items.
+    /// walk reports the same items.
     @Test func quiltsOfManySectionsAndHugeBandsReportEveryItemOnce() throws {
         var rng = SplitMix64(seed: 0x5EC7)
         var pastTheWindow = 0, otherSections = 0
@@ -275,7 +275,7 @@ struct DensityPinchTests {
                         if let at = reported[index] { #expect(at == frame && frame.isVisible(in: shown)) }
                     }
                 }
-                // Nested: the inner walk goes without the window the outer one holds, and agrees.
+                // Nested: the inner walk agrees with the outer one.
                 var outer = Set<ItemIndex>(), inner = Set<ItemIndex>()
                 pinch.forEachItem { index, _ in
                     if outer.isEmpty { pinch.forEachItem { index, _ in inner.insert(index) } }

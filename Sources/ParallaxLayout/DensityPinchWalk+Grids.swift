@@ -4,40 +4,22 @@ import CoreGraphics
 import Foundation
 import ParallaxCore
 
-extension DensityPinch {
-    /// `layout` as a grid, looking inside ``AnyItemLayout``; `nil` for any
-    /// other layout.
-    @inlinable
-    static func grid(_ layout: Layout) -> GridLayout? {
-        if let grid = layout as? GridLayout { return grid }
-        return (layout as? AnyItemLayout)?.base as? GridLayout
-    }
-
-    /// `layout` as a quilt, looking inside ``AnyItemLayout``; `nil` for any
-    /// other layout.
-    @inlinable
-    static func quilt(_ layout: Layout) -> QuiltLayout? {
-        if let quilt = layout as? QuiltLayout { return quilt }
-        return (layout as? AnyItemLayout)?.base as? QuiltLayout
-    }
-
-    /// The pass of ``forEachItem(at:shownAt:_:)`` between two grids of the
-    /// same items, in closed form: every item visible at some progress lies
-    /// in one end's band (see there), a band's rows hold a run of indices
-    /// (``GridLayout/lineItems(meeting:)``), and both bands hold the anchor,
-    /// so the runs overlap. One walk over their union computes each item's
-    /// frame at both ends row by row, with no frame lookup, no division per
-    /// item and nothing to merge. Returns `false`, having reported nothing,
-    /// when the grids' sections differ (not the same items).
+extension DensityPinchWalk {
+    /// The pass between two grids of the same items, in closed form: a
+    /// band's rows hold a run of indices (``GridLayout/lineItems(meeting:)``),
+    /// and both bands hold the anchor, so the runs overlap. One walk over
+    /// their union computes each item's frame at both ends row by row, with
+    /// no frame lookup, no division per item and nothing to merge. Returns
+    /// `false`, having reported nothing, when the grids' sections differ
+    /// (not the same items).
     ///
     /// - Complexity: O(items in either band + sections crossed), nothing
     ///   allocated.
     @inlinable
-    static func forEachItemOfGrids(_ source: GridLayout, _ destination: GridLayout, sourceRect: CGRect,
-                                   destinationRect: CGRect, fraction p: CGFloat, zoom: CGFloat, center: CGPoint,
-                                   viewport: CGRect, _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Bool {
-        let sourceRun = source.lineItems(meeting: sourceRect)
-        let destinationRun = destination.lineItems(meeting: destinationRect)
+    func forEachItem(ofGrids source: GridLayout, _ destination: GridLayout,
+                     _ body: (ItemIndex, CGRect) throws -> Void) rethrows -> Bool {
+        let sourceRun = source.lineItems(meeting: sourceBand)
+        let destinationRun = destination.lineItems(meeting: destinationBand)
         guard let lowest = Self.earlier(sourceRun?.first, destinationRun?.first),
               let highest = Self.later(sourceRun?.last, destinationRun?.last) else { return true }   // no item in either band
         // The same items: the sections walked have the same counts in both grids.
@@ -57,9 +39,7 @@ extension DensityPinch {
             while item <= end {
                 let from = source.unsafeFrame(row: sourceRow, column: sourceColumn, section: section)
                 let to = destination.unsafeFrame(row: destinationRow, column: destinationColumn, section: section)
-                var frame = from.interpolated(to: to, fraction: p)
-                if zoom != 1 { frame = zoomed(frame, by: zoom, about: center) }
-                if frame.isVisible(in: viewport) { try body(ItemIndex(item: item, section: section), frame) }
+                try report(ItemIndex(item: item, section: section), from: from, to: to, body)
                 item += 1
                 sourceColumn += 1
                 if sourceColumn == sourceColumns { sourceColumn = 0; sourceRow += 1 }
@@ -69,9 +49,7 @@ extension DensityPinch {
         }
         return true
     }
-}
 
-extension DensityPinch {
     /// The earlier of two indices, ignoring a missing one.
     @inlinable
     static func earlier(_ a: ItemIndex?, _ b: ItemIndex?) -> ItemIndex? {
