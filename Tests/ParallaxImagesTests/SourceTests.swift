@@ -74,16 +74,21 @@ struct SourceTests {
 
     @Test func simulatedServerDelaysOnlyTheFirstDownload() async throws {
         let backing = InMemoryImageSource(images: [("a", Data([1])), ("b", Data([2]))])
-        let server = SimulatedImageServer(backing: backing, behavior: .init(latency: .milliseconds(400) ... .milliseconds(500)))
-        let clock = ContinuousClock()
+        let clock = ManualClock()
+        let server = SimulatedImageServer(backing: backing, behavior: .init(latency: .milliseconds(400) ... .milliseconds(500)),
+                                          clock: clock)
         #expect(await !server.isStoredLocally("a"))
-        var fetched = Data()
-        let first = try await clock.measure { fetched = try await server.data(for: "a") }
-        #expect(fetched == Data([1]))
-        #expect(first >= .milliseconds(400))
+        let first = Task { try await server.data(for: "a") }
+        // The first download waits its latency on the server's clock: 400 to 500 ms.
+        await clock.waitForSleepers(1)
+        let delay = try #require(clock.remainingSleeps.first)
+        #expect(delay >= .milliseconds(400) && delay <= .milliseconds(500))
+        clock.advance(by: delay)
+        #expect(try await first.value == Data([1]))
         #expect(await server.isStoredLocally("a"))
-        let second = try await clock.measure { _ = try await server.data(for: "a") }
-        #expect(second < .milliseconds(200))        // no delay: loose only for a loaded machine
+        // The second is answered with no sleep at all: the clock never moves, and no sleeper is left behind.
+        #expect(try await server.data(for: "a") == Data([1]))
+        #expect(clock.sleeperCount == 0)
         await server.reloadAll()
         #expect(await !server.isStoredLocally("a"))
         #expect(await server.downloadCount == 1)
