@@ -30,175 +30,38 @@ import Foundation
 ///
 /// Reuse safety (never the wrong photo in a recycled cell) is the
 /// surface's half of the contract: see ``ImageBindingTable``.
+///
+/// How it is built: as Nuke splits its pipeline, each concept has one
+/// owner; the actor holds the public API and request merging, and composes:
+/// - `LoadJobTable` and `LoadJob`: the work for each key and the requests
+///   waiting for it (merging, cancellation when the last request leaves);
+/// - `StageLimiter`, one per stage: the download and decode slots, whose
+///   waiters wait in priority queues (a grant, a cancellation or a change
+///   of priority costs O(log n), never a rescan of every waiter);
+/// - `LoadPipeline`: disk cache → fetch → decode as small functions, run
+///   off the actor in each job's task;
+/// - ``Statistics`` and `LoaderObservers`: the counters and who waits on
+///   them (or for the loader to be idle); `LoadTimeAverage`: the typical
+///   load time.
 public actor ImageLoader {
-    /// What happens to work whose item left every range.
-    public enum ScrollAwayPolicy: Sendable, Hashable {
-        /// Finish it at the lowest priority and cache the result (RolfHendriks' UICollectionView-Demo).
-        case keepDownloading
-        /// Cancel it, once no request waits for it.
-        case cancel
-    }
-
-    /// In which order waiting work is served.
-    public enum Ordering: Sendable, Hashable {
-        /// Most urgent first, then oldest first; urgent work never waits
-        /// for a download slot. The default.
-        case priority
-        /// Oldest first, whatever the priority, and every download waits
-        /// for a slot: a plain first-come-first-served queue, the baseline
-        /// the session benchmark compares against.
-        case arrival
-    }
-
-    /// How much work runs at once, and in which order.
-    public struct Configuration: Sendable, Hashable {
-        /// Decodes at once for urgent work (on screen, or where a fling
-        /// lands): by default one per core, on the pipeline's decoding
-        /// threads, which run at low priority so a render loop at normal
-        /// priority takes its core back whenever it has a frame to draw.
-        public var maximumConcurrentDecodes: Int
-        /// Decodes at once for work that is not urgent: by default one
-        /// fewer than the cores (at least one), so preloading never takes
-        /// the render loop's core.
-        public var maximumConcurrentBackgroundDecodes: Int
-        /// Downloads at once for work that is not urgent (6 by default,
-        /// the per-host connection limit of HTTP/1.1 clients). Urgent work
-        /// is not counted unless ``ordering`` is ``Ordering/arrival``.
-        public var maximumConcurrentDownloads: Int
-        /// What happens to work whose item left every range.
-        public var scrollAwayPolicy: ScrollAwayPolicy
-        /// In which order waiting work is served.
-        public var ordering: Ordering
-
-        /// A configuration; counts below 1 are raised to 1.
-        public init(maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maximumConcurrentBackgroundDecodes: Int? = nil,
-                    maximumConcurrentDownloads: Int = 6, scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
-                    ordering: Ordering = .priority) {
-            self.maximumConcurrentDecodes = max(maximumConcurrentDecodes, 1)
-            self.maximumConcurrentBackgroundDecodes = min(max(maximumConcurrentBackgroundDecodes ?? (self.maximumConcurrentDecodes - 1), 1),
-                                                          self.maximumConcurrentDecodes)
-            self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
-            self.scrollAwayPolicy = scrollAwayPolicy
-            self.ordering = ordering
-        }
-    }
-
-    /// Counters for a diagnostics overlay (a HUD) or logs: what the loader
-    /// has done so far, and what it is doing now.
-    public struct Statistics: Sendable, Hashable {
-        /// Every counter at zero.
-        public init() {}
-
-        /// Requests answered from the memory cache.
-        public var memoryHits = 0
-        /// Loads answered from the thumbnail disk cache.
-        public var diskHits = 0
-        /// Pictures fetched from a source that did not have them stored locally.
-        public var downloads = 0
-        /// Thumbnails decoded.
-        public var decodes = 0
-        /// Loads that failed (other than by cancellation).
-        public var failures = 0
-        /// Loads cancelled.
-        public var cancellations = 0
-        /// Keys being loaded now.
-        public var jobsInFlight = 0
-        /// Downloads running now, urgent ones included.
-        public var downloadsInFlight = 0
-        /// Decodes running now.
-        public var decodesInFlight = 0
-        /// Loads waiting for a download slot.
-        public var downloadsWaiting = 0
-        /// Loads waiting for a decode slot.
-        public var decodesWaiting = 0
-        /// Thumbnails on their way to the disk cache.
-        public var pendingDiskWrites = 0
-    }
-
-    /// Work for one key, shared by everyone who asked for it.
-    private final class Job {
-        var waiters: [UInt64: CheckedContinuation<Result<LoadedImage, ImageLoadingError>, Never>] = [:]
-        var priority: LoadPriority
-        let epoch: Int
-        var task: Task<Void, Never>?
-        /// Cancelled work stays listed until it winds down; new requests must not join it.
-        var isCancelled = false
-        /// Unique, and increasing with the time the job was created.
-        let identifier: UInt64
-
-        init(identifier: UInt64, priority: LoadPriority, epoch: Int) {
-            self.identifier = identifier
-            self.priority = priority
-            self.epoch = epoch
-        }
-    }
-
-    /// How a job holds a download or decode slot: as urgent work (counted
-    /// against the stage's whole limit only) or as background work
-    /// (counted against the background limit too).
-    private enum Grant: Sendable { case urgent, background }
-
-    /// A stage's slots, with some kept for urgent work: background work may
-    /// hold at most `backgroundLimit` of the `limit`.
-    private struct Slots {
-        var limit: Int
-        var backgroundLimit: Int
-        var running = 0
-        var backgroundRunning = 0
-        var waiting: [(key: ThumbnailKey, job: UInt64, continuation: CheckedContinuation<Grant?, Never>)] = []
-
-        /// What work of this urgency may take now, if anything.
-        func grant(urgent: Bool) -> Grant? {
-            guard running < limit else { return nil }
-            if urgent { return .urgent }
-            return backgroundRunning < backgroundLimit ? .background : nil
-        }
-
-        mutating func take(_ grant: Grant) {
-            running += 1
-            if grant == .background { backgroundRunning += 1 }
-        }
-
-        mutating func give(_ grant: Grant) {
-            running -= 1
-            if grant == .background { backgroundRunning -= 1 }
-        }
-    }
-
-    private enum Stage { case download, decode }
-
-    /// What the pipeline produced, and whether it decoded (rather than read
-    /// the thumbnail disk cache).
-    private struct Output: Sendable {
-        var loaded: LoadedImage
-        var wasDecoded: Bool
-        /// The picture's fingerprint when the disk cache may keep the thumbnail.
-        var fingerprint: String?
-    }
-
     /// The decoded thumbnails in memory; surfaces may read it directly.
     public nonisolated let memoryCache: MemoryImageCache
     /// How much runs at once, and in which order.
     public nonisolated let configuration: Configuration
-    private let source: any ImageSource
-    private let decoder: any ImageDecoding
-    private let diskCache: DiskImageCache?
-    private var jobs: [ThumbnailKey: Job] = [:]
-    /// Cancelled jobs that a new job for the same key replaced in `jobs`
-    /// while their tasks were still winding down, by identifier: the loader
-    /// is idle only once they end, and a late success of theirs is kept.
-    private var windingDown: [UInt64: Job] = [:]
-    private var downloadSlots: Slots
-    private var decodeSlots: Slots
+    /// Disk cache → fetch → decode; runs in each job's task, off the actor.
+    private nonisolated let pipeline: LoadPipeline
+    private nonisolated let loadTime = LoadTimeAverage()
+    private var jobs = LoadJobTable()
+    private var downloadSlots: StageLimiter<CheckedContinuation<SlotGrant?, Never>>
+    private var decodeSlots: StageLimiter<CheckedContinuation<SlotGrant?, Never>>
+    /// The last identifier handed to a request or a job.
     private var counter: UInt64 = 0
+    /// Raised by a reload or an erase: work started before is never cached.
     private var epoch = 0
+    /// The counters of what happened; the gauges of what is under way are
+    /// read from their owners when a snapshot is taken.
     private var stats = Statistics()
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var observers: [(condition: @Sendable (Statistics) -> Bool, continuation: CheckedContinuation<Statistics, Never>)] = []
-    private nonisolated let loadTime = Locked<Double?>(nil)
-    /// Starts a stopwatch on the loader's clock; calling what it returns reads it.
-    private nonisolated let startStopwatch: @Sendable () -> @Sendable () -> Duration
+    private var observers = LoaderObservers()
 
     /// A loader over `source`, decoding with `decoder` (this platform's
     /// ``PlatformImageDecoder`` unless another is given), timing its loads
@@ -206,21 +69,21 @@ public actor ImageLoader {
     public init(source: any ImageSource, decoder: any ImageDecoding = PlatformImageDecoder(),
                 memoryCache: MemoryImageCache = MemoryImageCache(), diskCache: DiskImageCache? = nil,
                 configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) {
-        self.startStopwatch = Self.stopwatch(on: clock)
-        self.source = source
-        self.decoder = decoder
+        pipeline = LoadPipeline(source: source, decoder: decoder, diskCache: diskCache, clock: clock, loadTime: loadTime)
         self.memoryCache = memoryCache
-        self.diskCache = diskCache
         self.configuration = configuration
-        switch configuration.ordering {
+        let ordering = configuration.ordering
+        switch ordering {
         case .priority:
-            downloadSlots = Slots(limit: .max, backgroundLimit: configuration.maximumConcurrentDownloads)
-            decodeSlots = Slots(limit: configuration.maximumConcurrentDecodes,
-                                backgroundLimit: configuration.maximumConcurrentBackgroundDecodes)
+            downloadSlots = StageLimiter(limit: .max, backgroundLimit: configuration.maximumConcurrentDownloads,
+                                         ordering: ordering)
+            decodeSlots = StageLimiter(limit: configuration.maximumConcurrentDecodes,
+                                       backgroundLimit: configuration.maximumConcurrentBackgroundDecodes, ordering: ordering)
         case .arrival:
-            downloadSlots = Slots(limit: configuration.maximumConcurrentDownloads,
-                                  backgroundLimit: configuration.maximumConcurrentDownloads)
-            decodeSlots = Slots(limit: configuration.maximumConcurrentDecodes, backgroundLimit: configuration.maximumConcurrentDecodes)
+            downloadSlots = StageLimiter(limit: configuration.maximumConcurrentDownloads,
+                                         backgroundLimit: configuration.maximumConcurrentDownloads, ordering: ordering)
+            decodeSlots = StageLimiter(limit: configuration.maximumConcurrentDecodes,
+                                       backgroundLimit: configuration.maximumConcurrentDecodes, ordering: ordering)
         }
     }
 
@@ -237,19 +100,19 @@ public actor ImageLoader {
             return LoadedImage(key: key, image: image, origin: .memory)
         }
         counter += 1
-        let waiter = counter
+        let request = counter
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoadedImage, ImageLoadingError>, Never>) in
+            await withCheckedContinuation { (continuation: LoadJob.Continuation) in
                 if Task.isCancelled {
                     continuation.resume(returning: .failure(.cancelled))
                     return
                 }
-                let job = liveJob(for: key) ?? start(key, priority: priority)
-                job.waiters[waiter] = continuation
-                if priority > job.priority { reprioritize(job, for: key, to: priority) }
+                let job = jobs.live(for: key) ?? start(key, priority: priority)
+                job.addWaiter(request, continuation)
+                if priority > job.priority { reprioritize(job, to: priority) }
             }
         } onCancel: {
-            Task { await self.cancelWaiter(waiter, for: key) }
+            Task { await self.cancelRequest(request, for: key) }
         }
         // A switch rather than `result.get()`: the typed-throws `get()` is newer than the
         // iOS 16 SDK's standard library, which `make check-apple` type-checks against.
@@ -262,7 +125,7 @@ public actor ImageLoader {
     /// Starts loading `keys` at prefetch priority (those already cached or
     /// under way are left alone). Nothing waits for them; they fill the caches.
     public func prefetch(_ keys: [ThumbnailKey]) {
-        for key in keys where liveJob(for: key) == nil && !memoryCache.contains(key) {
+        for key in keys where jobs.live(for: key) == nil && !memoryCache.contains(key) {
             start(key, priority: .prefetch)
         }
     }
@@ -279,7 +142,9 @@ public actor ImageLoader {
     /// Call it when the viewport moves into new items or a fling starts or
     /// stops, not necessarily every frame.
     ///
-    /// Complexity: O(plan entries + work under way).
+    /// Complexity: O(plan entries + work under way), times O(log n) in the
+    /// work waiting for each job whose priority changes (it is re-ranked
+    /// where it waits).
     public func follow(_ plan: LoadPlan) {
         var planned: [ThumbnailKey: LoadPriority] = [:]
         planned.reserveCapacity(plan.entries.count)
@@ -290,39 +155,39 @@ public actor ImageLoader {
         }
         // Most urgent first: jobs start (and reach the disk cache and the I/O threads) in this order.
         for (key, priority) in planned.sorted(by: { $0.value > $1.value }) {
-            if let job = liveJob(for: key) {
-                if job.priority != priority { reprioritize(job, for: key, to: priority) }
+            if let job = jobs.live(for: key) {
+                if job.priority != priority { reprioritize(job, to: priority) }
             } else if priority.range != .outside, !memoryCache.contains(key) {
                 start(key, priority: priority)
             }
         }
-        for (key, job) in jobs where !job.isCancelled && job.waiters.isEmpty {
+        for (key, job) in jobs.current where !job.isCancelled && job.hasNoWaiters {
             let priority = planned[key] ?? .outside
             guard priority.range == .outside else { continue }
             if configuration.scrollAwayPolicy == .cancel {
-                cancel(job, for: key)
+                cancel(job)
             } else if job.priority != priority {
-                reprioritize(job, for: key, to: priority)
+                reprioritize(job, to: priority)
             }
         }
     }
 
     /// Sets the priority of work under way for `key`.
     public func setPriority(_ priority: LoadPriority, for key: ThumbnailKey) {
-        guard let job = liveJob(for: key) else { return }
-        reprioritize(job, for: key, to: priority)
+        guard let job = jobs.live(for: key) else { return }
+        reprioritize(job, to: priority)
     }
 
     /// The priority of the work under way for `key`, if any.
-    public func priority(for key: ThumbnailKey) -> LoadPriority? { liveJob(for: key)?.priority }
+    public func priority(for key: ThumbnailKey) -> LoadPriority? { jobs.live(for: key)?.priority }
 
     /// Forgets every download and cached thumbnail, so every picture loads
     /// again; work under way finishes for its waiters but is not cached.
     public func reloadAll() async {
         epoch += 1
         memoryCache.removeAll()
-        await diskCache?.removeAll()
-        if let resettable = source as? any ResettableImageSource { await resettable.reloadAll() }
+        await pipeline.diskCache?.removeAll()
+        if let resettable = pipeline.source as? any ResettableImageSource { await resettable.reloadAll() }
     }
 
     /// Erases everything: caches, the source's downloads and list. Work
@@ -330,9 +195,11 @@ public actor ImageLoader {
     public func eraseAll() async {
         epoch += 1
         memoryCache.removeAll()
-        await diskCache?.removeAll()
-        if let resettable = source as? any ResettableImageSource { await resettable.eraseAll() }
+        await pipeline.diskCache?.removeAll()
+        if let resettable = pipeline.source as? any ResettableImageSource { await resettable.eraseAll() }
     }
+
+    // MARK: State
 
     /// The counters.
     public var statistics: Statistics {
@@ -340,8 +207,8 @@ public actor ImageLoader {
         snapshot.jobsInFlight = jobs.count
         snapshot.downloadsInFlight = downloadSlots.running
         snapshot.decodesInFlight = decodeSlots.running
-        snapshot.downloadsWaiting = downloadSlots.waiting.count
-        snapshot.decodesWaiting = decodeSlots.waiting.count
+        snapshot.downloadsWaiting = downloadSlots.waitingCount
+        snapshot.decodesWaiting = decodeSlots.waitingCount
         return snapshot
     }
 
@@ -349,9 +216,7 @@ public actor ImageLoader {
     /// to its thumbnail decoded (slot waits left out): an exponentially
     /// weighted mean, `nil` before the first load. A surface uses it to
     /// tell which tiles a fling carries past too fast to be shown.
-    public nonisolated var typicalLoadTime: Duration? {
-        loadTime.withLock { $0 }.map { .seconds($0) }
-    }
+    public nonisolated var typicalLoadTime: Duration? { loadTime.value }
 
     /// Returns once no work is under way and no disk write is pending. Await
     /// it before an app quits so that thumbnails on their way to the disk
@@ -359,7 +224,7 @@ public actor ImageLoader {
     /// from a quiet pipeline.
     public func waitUntilIdle() async {
         guard !isIdle else { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+        await withCheckedContinuation { observers.waitUntilIdle($0) }
     }
 
     /// Returns the counters as soon as they satisfy `condition`: a test's
@@ -368,64 +233,52 @@ public actor ImageLoader {
     func statistics(when condition: @escaping @Sendable (Statistics) -> Bool) async -> Statistics {
         let now = statistics
         if condition(now) { return now }
-        return await withCheckedContinuation { observers.append((condition, $0)) }
+        return await withCheckedContinuation { observers.wait(until: condition, $0) }
     }
+
+    private var isIdle: Bool { jobs.isEmpty && stats.pendingDiskWrites == 0 }
 
     /// Resumes the observers whose condition now holds. Called after every
     /// change to the counters; free when no one observes.
     private func didChange() {
-        guard !observers.isEmpty else { return }
-        let now = statistics
-        observers.removeAll { observer in
-            guard observer.condition(now) else { return false }
-            observer.continuation.resume(returning: now)
-            return true
-        }
+        guard observers.watchStatistics else { return }
+        observers.statisticsChanged(to: statistics)
     }
 
-    // MARK: The pipeline
-
-    private var isIdle: Bool { jobs.isEmpty && windingDown.isEmpty && stats.pendingDiskWrites == 0 }
-
-    private func resumeIdleWaitersIfIdle() {
+    /// `didChange()`, and resumes the idle waiters if work just ended.
+    private func didChangeMaybeToIdle() {
         didChange()
-        guard isIdle, !idleWaiters.isEmpty else { return }
-        let waiters = idleWaiters
-        idleWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
+        if isIdle { observers.becameIdle() }
     }
 
-    /// The work under way for `key`, unless it was cancelled.
-    private func liveJob(for key: ThumbnailKey) -> Job? {
-        guard let job = jobs[key], !job.isCancelled else { return nil }
-        return job
-    }
+    // MARK: Jobs
 
     @discardableResult
-    private func start(_ key: ThumbnailKey, priority: LoadPriority) -> Job {
+    private func start(_ key: ThumbnailKey, priority: LoadPriority) -> LoadJob {
         counter += 1
         let identifier = counter
-        let job = Job(identifier: identifier, priority: priority, epoch: epoch)
-        if let replaced = jobs[key] { windingDown[replaced.identifier] = replaced }
-        jobs[key] = job
+        let job = LoadJob(identifier: identifier, priority: priority, epoch: epoch)
+        jobs.insert(job, for: key)
         job.task = Task.detached(priority: priority.isUrgent ? .userInitiated : .utility) {
-            let result = await self.run(key, job: identifier)
+            let result = await self.pipeline.run(key, slots: JobSlots(loader: self, key: key, job: identifier))
             await self.finish(key, job: identifier, result: result)
         }
         didChange()
         return job
     }
 
-    private func reprioritize(_ job: Job, for key: ThumbnailKey, to priority: LoadPriority) {
+    private func reprioritize(_ job: LoadJob, to priority: LoadPriority) {
         let wasUrgent = job.priority.isUrgent
         job.priority = priority
+        downloadSlots.reprioritize(job.identifier, to: priority)
+        decodeSlots.reprioritize(job.identifier, to: priority)
         guard priority.isUrgent, !wasUrgent else { return }
         // Work that became urgent runs at the priority urgent work starts with (the slot queues
-        // already order it by `job.priority`; this makes the task's own hops as prompt), and may
+        // already rank it by its new priority; this makes the task's own hops as prompt), and may
         // take a slot kept for urgent work now.
         job.task.map(Self.escalate)
-        pump(.download)
-        pump(.decode)
+        grantFreeSlots(.download)
+        grantFreeSlots(.decode)
     }
 
     /// Raises a job's task to the priority urgent work is created with.
@@ -438,151 +291,62 @@ public actor ImageLoader {
         #endif
     }
 
-    private func cancel(_ job: Job, for key: ThumbnailKey) {
-        job.isCancelled = true
-        job.task?.cancel()
+    private func cancel(_ job: LoadJob) {
+        job.cancel()
         // Work waiting for a slot leaves the queue at once rather than waiting for its turn to give it up.
-        for stage in [Stage.download, .decode] {
-            modifySlots(stage) { slots in
-                if let index = slots.waiting.firstIndex(where: { $0.job == job.identifier }) {
-                    slots.waiting.remove(at: index).continuation.resume(returning: nil)
-                }
-            }
+        for stage in [LoadStage.download, .decode] {
+            modifySlots(stage) { $0.remove(job.identifier) }?.resume(returning: nil)
         }
     }
 
-    /// Everything between the memory cache and the result. Runs off the actor.
-    private nonisolated func run(_ key: ThumbnailKey, job: UInt64) async -> Result<Output, ImageLoadingError> {
-        let local = await source.isStoredLocally(key.id)
-        var grant: Grant?
-        // The disk cache serves a thumbnail only of the picture as it is now; a source that cannot tell
-        // its version (no fingerprint) goes without it. Where asking is a request of its own (an HTTP
-        // HEAD), it takes the download slot the download would take, and keeps it for that.
-        var fingerprint: String?
-        if let diskCache {
-            if !local, source.fingerprintNeedsRequest {
-                guard let downloadGrant = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
-                grant = downloadGrant
-            }
-            fingerprint = await source.fingerprint(for: key.id)
-            if let fingerprint, let image = await diskCache.image(for: key, fingerprint: fingerprint) {
-                if let grant { await release(.download, grant) }
-                return .success(Output(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
-                                       fingerprint: fingerprint))
-            }
-        }
-        let downloadGrant: Grant
-        if let grant {
-            downloadGrant = grant
-        } else {
-            guard let acquired = await acquire(.download, for: key, job: job) else { return .failure(.cancelled) }
-            downloadGrant = acquired
-        }
-        let fetchTime = startStopwatch()
-        let fetched: Result<(data: Data, fingerprint: String?), ImageSourceError>
-        do throws(ImageSourceError) {
-            fetched = .success(try await source.versionedData(for: key.id))
-        } catch {
-            fetched = .failure(error)
-        }
-        let fetchDuration = fetchTime()
-        await release(.download, downloadGrant)
-        let data: Data
-        switch fetched {
-        case .success(let answer):
-            data = answer.data
-            // The thumbnail is filed under the version of the bytes it is made from.
-            if diskCache != nil, let exact = answer.fingerprint { fingerprint = exact }
-        case .failure(let error):
-            return .failure(error == .cancelled ? .cancelled : .source(error))
-        }
-        guard let decodeGrant = await acquire(.decode, for: key, job: job) else { return .failure(.cancelled) }
-        let decoder = self.decoder
-        let decodeTime = startStopwatch()
-        let decoded = await BlockingWorkQueue.decoding.run { () -> Result<DecodedThumbnail, ImageDecodingError> in
-            do throws(ImageDecodingError) {
-                return .success(try decoder.thumbnail(from: data, size: key.size))
-            } catch {
-                return .failure(error)
-            }
-        }
-        recordLoadTime(fetchDuration + decodeTime())
-        await release(.decode, decodeGrant)
-        switch decoded {
-        case .success(let thumbnail):
-            let loaded = LoadedImage(key: key, image: thumbnail.image, origin: local ? .disk : .network)
-            return .success(Output(loaded: loaded, wasDecoded: true, fingerprint: fingerprint))
-        case .failure(let error):
-            return .failure(.decoding(error))
+    private func cancelRequest(_ request: UInt64, for key: ThumbnailKey) {
+        guard let job = jobs.current[key], let continuation = job.removeWaiter(request) else { return }
+        continuation.resume(returning: .failure(.cancelled))
+        // Under the cancel policy the last request going away ends the work, unless a plan put it in a
+        // range that still wants it (behind, ahead, landing): the plan decides about those.
+        if job.hasNoWaiters, configuration.scrollAwayPolicy == .cancel, !job.isCancelled, job.endsWithItsLastRequest {
+            cancel(job)
         }
     }
 
-    private static func stopwatch<C: Clock>(on clock: C) -> @Sendable () -> @Sendable () -> Duration where C.Duration == Duration {
-        {
-            let start = clock.now
-            return { start.duration(to: clock.now) }
-        }
-    }
-
-    private nonisolated func recordLoadTime(_ duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        loadTime.withLock { mean in mean = mean.map { $0 + 0.2 * (seconds - $0) } ?? seconds }
-    }
-
-    private func finish(_ key: ThumbnailKey, job identifier: UInt64, result: Result<Output, ImageLoadingError>) {
-        defer { resumeIdleWaitersIfIdle() }
-        let job: Job
-        if let current = jobs[key], current.identifier == identifier {
-            job = current
-            jobs[key] = nil
-        } else if let replaced = windingDown.removeValue(forKey: identifier) {
-            job = replaced
-        } else {
-            return
-        }
+    private func finish(_ key: ThumbnailKey, job identifier: UInt64, result: Result<LoadOutput, ImageLoadingError>) {
+        defer { didChangeMaybeToIdle() }
+        guard let job = jobs.removeFinished(key, identifier: identifier) else { return }
         record(result, of: job, for: key)
-        var waiters = Array(job.waiters.values)
-        job.waiters.removeAll()
+        var waiters = job.takeWaiters()
         // A cancelled job that finished anyway still serves whoever asks now: the job that replaced
         // it ends with this result instead of fetching and decoding the same picture again.
-        if case .success = result, job.epoch == epoch, let successor = jobs[key], successor !== job,
-           !successor.isCancelled {
-            waiters += successor.waiters.values
-            successor.waiters.removeAll()
-            cancel(successor, for: key)
-            jobs[key] = nil
-            windingDown[successor.identifier] = successor
+        if case .success = result, job.epoch == epoch, let successor = jobs.live(for: key) {
+            waiters += successor.takeWaiters()
+            cancel(successor)
+            jobs.windDown(key)
         }
         let delivered = result.map(\.loaded)
         for continuation in waiters { continuation.resume(returning: delivered) }
     }
 
     /// Counts a job's result and keeps a current one in the caches.
-    private func record(_ result: Result<Output, ImageLoadingError>, of job: Job, for key: ThumbnailKey) {
-        switch result {
-        case .success(let output):
-            if output.wasDecoded {
-                stats.decodes += 1
-                if output.loaded.origin == .network { stats.downloads += 1 }
-            } else {
-                stats.diskHits += 1
+    private func record(_ result: Result<LoadOutput, ImageLoadingError>, of job: LoadJob, for key: ThumbnailKey) {
+        stats.count(result)
+        guard case .success(let output) = result, job.epoch == epoch else { return }
+        memoryCache.insert(output.loaded.image, for: key)
+        if output.wasDecoded, let fingerprint = output.fingerprint {
+            store(output.loaded.image, for: key, fingerprint: fingerprint, epoch: job.epoch)
+        }
+    }
+
+    /// Writes a decoded thumbnail to the disk cache in the background,
+    /// unless a reload or erase comes first; the loader is not idle until
+    /// the write has landed.
+    private func store(_ image: PixelImage, for key: ThumbnailKey, fingerprint: String, epoch jobEpoch: Int) {
+        guard let diskCache = pipeline.diskCache else { return }
+        stats.pendingDiskWrites += 1
+        let generation = diskCache.generation
+        Task.detached(priority: .utility) {
+            if await self.isCurrent(jobEpoch) {
+                await diskCache.store(image, for: key, fingerprint: fingerprint, generation: generation)
             }
-            guard job.epoch == epoch else { return }
-            memoryCache.insert(output.loaded.image, for: key)
-            if let diskCache, output.wasDecoded, let fingerprint = output.fingerprint {
-                stats.pendingDiskWrites += 1
-                let jobEpoch = job.epoch, image = output.loaded.image, generation = diskCache.generation
-                Task.detached(priority: .utility) {
-                    if await self.isCurrent(jobEpoch) {
-                        await diskCache.store(image, for: key, fingerprint: fingerprint, generation: generation)
-                    }
-                    await self.diskWriteFinished()
-                }
-            }
-        case .failure(.cancelled):
-            stats.cancellations += 1
-        case .failure:
-            stats.failures += 1
+            await self.diskWriteFinished()
         }
     }
 
@@ -590,40 +354,32 @@ public actor ImageLoader {
 
     private func diskWriteFinished() {
         stats.pendingDiskWrites -= 1
-        resumeIdleWaitersIfIdle()
-    }
-
-    private func cancelWaiter(_ waiter: UInt64, for key: ThumbnailKey) {
-        guard let job = jobs[key], let continuation = job.waiters.removeValue(forKey: waiter) else { return }
-        continuation.resume(returning: .failure(.cancelled))
-        // Under the cancel policy the last request going away ends the work, unless a plan put it in a
-        // range that still wants it (behind, ahead, landing): the plan decides about those.
-        if job.waiters.isEmpty, configuration.scrollAwayPolicy == .cancel, !job.isCancelled,
-           job.priority.range == .visible || job.priority.range == .outside {
-            cancel(job, for: key)
-        }
+        didChangeMaybeToIdle()
     }
 
     // MARK: Slots
 
-    /// Whether `job`'s work counts as urgent against a stage's limits.
-    private func isUrgent(_ key: ThumbnailKey, job: UInt64) -> Bool {
-        guard configuration.ordering == .priority else { return true }      // one plain limit for everything
-        guard let current = jobs[key], current.identifier == job else { return false }
-        return current.priority.isUrgent
+    /// One job's way to its stages' slots, handed to the pipeline.
+    private struct JobSlots: LoadSlots {
+        let loader: ImageLoader
+        let key: ThumbnailKey
+        let job: UInt64
+
+        func acquire(_ stage: LoadStage) async -> SlotGrant? { await loader.acquire(stage, for: key, job: job) }
+        func release(_ stage: LoadStage, _ grant: SlotGrant) async { await loader.release(stage, grant) }
     }
 
     /// Waits for a slot of `stage`; `nil` if the work was cancelled meanwhile.
-    private func acquire(_ stage: Stage, for key: ThumbnailKey, job: UInt64) async -> Grant? {
+    private func acquire(_ stage: LoadStage, for key: ThumbnailKey, job: UInt64) async -> SlotGrant? {
         if Task.isCancelled { return nil }
-        let grant: Grant?
-        if slots(stage).waiting.isEmpty || isUrgent(key, job: job),
-           let ready = slots(stage).grant(urgent: isUrgent(key, job: job)) {
-            modifySlots(stage) { $0.take(ready) }
+        // A job replaced since it started was cancelled, and returned above: only current jobs wait.
+        let priority = jobs.job(for: key, identifier: job)?.priority ?? .outside
+        let grant: SlotGrant?
+        if let ready = modifySlots(stage, { $0.acquireNow(priority: priority) }) {
             grant = ready
         } else {
             grant = await withCheckedContinuation { continuation in
-                modifySlots(stage) { $0.waiting.append((key, job, continuation)) }
+                modifySlots(stage) { $0.enqueue(continuation, job: job, priority: priority) }
             }
         }
         guard let grant else { return nil }
@@ -635,41 +391,25 @@ public actor ImageLoader {
     }
 
     /// Gives back what `acquire` handed out, and hands out what that frees.
-    private func release(_ stage: Stage, _ grant: Grant) {
-        modifySlots(stage) { $0.give(grant) }
-        pump(stage)
+    private func release(_ stage: LoadStage, _ grant: SlotGrant) {
+        modifySlots(stage) { $0.release(grant) }
+        grantFreeSlots(stage)
     }
 
-    /// Hands free slots to waiters: the most urgent one that may have a
-    /// slot (then the oldest), or the oldest under ``Ordering/arrival``.
-    private func pump(_ stage: Stage) {
-        while true {
-            let pool = slots(stage)
-            var best: (index: Int, grant: Grant, priority: LoadPriority)?
-            for (index, waiter) in pool.waiting.enumerated() {
-                guard let grant = pool.grant(urgent: isUrgent(waiter.key, job: waiter.job)) else { continue }
-                let priority = jobs[waiter.key]?.priority ?? .outside
-                if let current = best {
-                    let better = configuration.ordering == .priority
-                        ? priority > current.priority || (priority == current.priority && waiter.job < pool.waiting[current.index].job)
-                        : waiter.job < pool.waiting[current.index].job
-                    if !better { continue }
-                }
-                best = (index, grant, priority)
-            }
-            guard let best else { return }
-            var next: (key: ThumbnailKey, job: UInt64, continuation: CheckedContinuation<Grant?, Never>)?
-            modifySlots(stage) { slots in
-                next = slots.waiting.remove(at: best.index)
-                slots.take(best.grant)
-            }
-            next?.continuation.resume(returning: best.grant)
+    /// Hands free slots of `stage` to its most urgent waiters (the oldest
+    /// among equals; the oldest whatever the priority under
+    /// ``Ordering/arrival``). O(log n) per slot granted.
+    private func grantFreeSlots(_ stage: LoadStage) {
+        while let next = modifySlots(stage, { $0.nextGrant() }) {
+            next.waiter.resume(returning: next.grant)
         }
     }
 
-    private func slots(_ stage: Stage) -> Slots { stage == .download ? downloadSlots : decodeSlots }
-    private func modifySlots(_ stage: Stage, _ body: (inout Slots) -> Void) {
-        if stage == .download { body(&downloadSlots) } else { body(&decodeSlots) }
-        didChange()
+    /// Runs `body` on `stage`'s limiter, then tells the observers.
+    @discardableResult
+    private func modifySlots<R>(_ stage: LoadStage,
+                                _ body: (inout StageLimiter<CheckedContinuation<SlotGrant?, Never>>) -> R) -> R {
+        defer { didChange() }
+        return stage == .download ? body(&downloadSlots) : body(&decodeSlots)
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+extension ImageLoader {
+    /// What happens to work whose item left every range.
+    public enum ScrollAwayPolicy: Sendable, Hashable {
+        /// Finish it at the lowest priority and cache the result (RolfHendriks' UICollectionView-Demo).
+        case keepDownloading
+        /// Cancel it, once no request waits for it.
+        case cancel
+    }
+
+    /// In which order waiting work is served.
+    public enum Ordering: Sendable, Hashable {
+        /// Most urgent first, then oldest first; urgent work never waits
+        /// for a download slot. The default.
+        case priority
+        /// Oldest first, whatever the priority, and every download waits
+        /// for a slot: a plain first-come-first-served queue, the baseline
+        /// the session benchmark compares against.
+        case arrival
+    }
+
+    /// How much work runs at once, and in which order.
+    public struct Configuration: Sendable, Hashable {
+        /// Decodes at once for urgent work (on screen, or where a fling
+        /// lands): by default one per core, on the pipeline's decoding
+        /// threads, which run at low priority so a render loop at normal
+        /// priority takes its core back whenever it has a frame to draw.
+        public var maximumConcurrentDecodes: Int
+        /// Decodes at once for work that is not urgent: by default one
+        /// fewer than the cores (at least one), so preloading never takes
+        /// the render loop's core.
+        public var maximumConcurrentBackgroundDecodes: Int
+        /// Downloads at once for work that is not urgent (6 by default,
+        /// the per-host connection limit of HTTP/1.1 clients). Urgent work
+        /// is not counted unless ``ordering`` is ``Ordering/arrival``.
+        public var maximumConcurrentDownloads: Int
+        /// What happens to work whose item left every range.
+        public var scrollAwayPolicy: ScrollAwayPolicy
+        /// In which order waiting work is served.
+        public var ordering: Ordering
+
+        /// A configuration; counts below 1 are raised to 1.
+        public init(maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maximumConcurrentBackgroundDecodes: Int? = nil,
+                    maximumConcurrentDownloads: Int = 6, scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
+                    ordering: Ordering = .priority) {
+            self.maximumConcurrentDecodes = max(maximumConcurrentDecodes, 1)
+            self.maximumConcurrentBackgroundDecodes = min(max(maximumConcurrentBackgroundDecodes ?? (self.maximumConcurrentDecodes - 1), 1),
+                                                          self.maximumConcurrentDecodes)
+            self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
+            self.scrollAwayPolicy = scrollAwayPolicy
+            self.ordering = ordering
+        }
+    }
+}
