@@ -45,7 +45,7 @@ test: deps
 # The HTTP transport's tests (nginx, endless bodies at loopback speed) run alone: their load and the gallery's timed tests disturb each other.
 	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
 	scripts/step.sh "thread sanitizer" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
-		--filter "LoaderTests|LoaderStressTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
+		--filter "LoaderTests|LoaderStressTests|StageLimiterTests|LoadPipelineTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
 	scripts/step.sh "fuzzing" scripts/fuzz.sh 30
 	scripts/step.sh "documentation" scripts/docs.sh
 	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
