@@ -53,6 +53,8 @@ package final class GalleryWindow {
     /// - Throws: ``SDLError`` when there is no display (the caller falls
     ///   back to headless rendering).
     package func run() async throws {
+        // Only the drivers that can reach a display: a Wayland probe with nowhere to look prints a line.
+        SDLVideoDrivers.chooseBeforeInit()
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw SDLError("no display to open a window on") }
         defer { SDL_Quit() }
         // Without a display SDL may still start its offscreen or dummy driver: a window nobody can see.
