@@ -80,7 +80,9 @@ enum GalleryExecutable {
 struct GalleryCommandTests {
     @Test func withoutADisplayItRendersHeadlessAndSaysWhere() throws {
         let directory = GalleryExecutable.scratch()
-        let environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": "x11"]
+        // A headless machine as `make run` meets it: no display, no runtime directory, SDL left to choose.
+        let environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "WAYLAND_SOCKET": nil,
+                                              "XDG_RUNTIME_DIR": nil, "SDL_VIDEODRIVER": nil]
         // A folder that was named and is not there is an error, not generated pictures.
         let missing = try GalleryExecutable.run(["--photos", "/nonexistent/photos", "--size", "320x240"], in: directory,
                                                 environment: environment)
@@ -88,8 +90,14 @@ struct GalleryCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".cache/gallery-render").path))
         let outcome = try GalleryExecutable.run(["--generated", "--size", "320x240"], in: directory, environment: environment)
         #expect(outcome.status == 0, "\(outcome.errors)")
-        #expect(outcome.output.contains("no display"))
+        // Nothing on standard error (SDL's and libwayland's XDG_RUNTIME_DIR complaint included), and the
+        // gallery's own line first.
+        #expect(outcome.errors.isEmpty, "standard error before and besides the gallery's own lines: \(outcome.errors)")
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("parallax-gallery: no display") == true, "\(lines)")
+        // It says where the animation is, and that file is there.
         let animation = directory.appendingPathComponent(".cache/gallery-render/animation.png")
+        #expect(lines.last?.trimmingCharacters(in: .whitespaces) == animation.path)
         #expect(FileManager.default.fileExists(atPath: animation.path))
         let frames = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".cache/gallery-render").path)
         #expect(frames.filter { $0.hasPrefix("frame-") }.count == 90)

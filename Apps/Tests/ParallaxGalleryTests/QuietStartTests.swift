@@ -26,22 +26,7 @@ struct QuietStartTests {
         #expect(SDLVideoDrivers.hint(available: ["x11", "offscreen"], environment: headless) == nil)
         #expect(SDLVideoDrivers.hint(available: ["wayland"], environment: headless) == nil)
     }
-
-    @Test func aHeadlessRunPrintsNothingOnStandardErrorBeforeItsOwnLines() throws {
-        let directory = GalleryExecutable.scratch()
-        // A headless machine as `make run` meets it: no display, no runtime directory, SDL left to choose.
-        let unset: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "WAYLAND_SOCKET": nil,
-                                        "XDG_RUNTIME_DIR": nil, "SDL_VIDEODRIVER": nil]
-        let outcome = try GalleryExecutable.run(["--generated", "--size", "320x240"], in: directory, environment: unset)
-        #expect(outcome.status == 0, "\(outcome.errors)")
-        #expect(!outcome.errors.contains("XDG_RUNTIME_DIR"), "\(outcome.errors)")
-        #expect(outcome.errors.isEmpty, "standard error before and besides the gallery's own lines: \(outcome.errors)")
-        let lines = outcome.output.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("parallax-gallery: no display") == true, "\(lines)")
-        // It says where the animation is, and that file is there.
-        let animation = directory.appendingPathComponent(".cache/gallery-render/animation.png").path
-        #expect(lines.last?.trimmingCharacters(in: .whitespaces) == animation)
-        #expect(FileManager.default.fileExists(atPath: animation))
-    }
+    // The headless run itself, with no display and no runtime directory, is GalleryCommandTests'
+    // `withoutADisplayItRendersHeadlessAndSaysWhere`: one 90-frame run checks both.
 }
 #endif
