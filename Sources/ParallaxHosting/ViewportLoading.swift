@@ -54,8 +54,11 @@ public final class ViewportLoading {
     public init(loader: ImageLoader, ranges: LoadingRanges = LoadingRanges()) {
         self.loader = loader
         self.ranges = ranges
-        let (stream, plans) = AsyncStream.makeStream(of: LoadPlan.self, bufferingPolicy: .bufferingNewest(1))
-        self.plans = plans
+        // `AsyncStream.makeStream` is newer than the oldest SDK supported: the continuation is taken from
+        // the build closure, which runs before the initializer returns.
+        var continuation: AsyncStream<LoadPlan>.Continuation?
+        let stream = AsyncStream(LoadPlan.self, bufferingPolicy: .bufferingNewest(1)) { continuation = $0 }
+        self.plans = continuation!
         // Ends when this object goes (its deinit finishes the stream).
         Task.detached { [loader] in
             for await plan in stream { await loader.follow(plan) }
