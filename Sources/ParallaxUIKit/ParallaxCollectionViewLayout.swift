@@ -4,6 +4,9 @@ import ParallaxHosting
 import ParallaxLayout
 import UIKit
 
+// One file: UIKit's layout overrides, each translating a decision of `CollectionLayoutState`; split, they
+// would no longer read in the order UIKit calls them.
+
 /// A `UICollectionViewLayout` over ParallaxKit's layouts: the grid and list
 /// of RolfHendriks' UICollectionView-Demo, the quilt, the waterfall, or any `ItemLayout`.
 ///

@@ -1,5 +1,8 @@
 import Foundation
 
+// One file: the cache's index and its file protocol (write then rename, checksum, ledger, read-only and
+// full-disk behaviour) are one concept, and why a reader never sees a torn entry shows only read together.
+
 /// Downsampled thumbnails on disk, so a photo is decoded once per size and
 /// not again on the next launch: keyed by picture, pixel size and content
 /// mode, limited in total size with the least recently used evicted first.

@@ -1,5 +1,9 @@
 import Foundation
 
+// One file a little over 400 lines: the actor's public API, its request merging and the glue that hands
+// jobs to the stage limiters share the actor's private state (the job table, the limiters); split further,
+// that state would need wider access than the concept should give it.
+
 /// Loads thumbnails through the pipeline: memory cache → disk cache →
 /// source (fetch) → decoder (decode, resample, orient) → caches.
 ///
@@ -12,8 +16,9 @@ import Foundation
 ///   what is on screen never waits behind what the user scrolled past.
 /// - **Bounded work**: at most ``Configuration/maximumConcurrentDecodes``
 ///   decodes run at once (one per core for urgent work, one fewer for the
-///   rest), on the pipeline's own decoding threads at low priority: never
-///   on the caller's thread, never on Swift's cooperative pool. At most
+///   rest), on the pipeline's own decoding threads (urgent work at normal
+///   priority, the rest at low priority): never on the caller's thread,
+///   never on Swift's cooperative pool. At most
 ///   ``Configuration/maximumConcurrentDownloads`` downloads run for work
 ///   that is not urgent; urgent work (on screen, or where a fling lands)
 ///   never waits for a download slot, as browsers never hold back the
