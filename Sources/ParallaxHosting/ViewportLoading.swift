@@ -125,7 +125,7 @@ public final class ViewportLoading {
 
     /// Hands the loader `plan`, made elsewhere, in place of the viewport's:
     /// a pinch's photos at both ends of the column counts it shows, say.
-    /// Items are then requested as ``LoadPriority/visible`` until the next
+    /// Items are then requested as `LoadPriority.visible` until the next
     /// plan, and the next ``update(layout:visibleRect:motion:thumbnail:)``
     /// plans the viewport again.
     public func follow(_ plan: LoadPlan) {
