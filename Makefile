@@ -10,7 +10,7 @@ APPS := --package-path Apps
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs
 
-.PHONY: run demo test bench deps build clean media check-apple fuzz docs
+.PHONY: run demo test test-library test-apps bench deps build clean media check-apple fuzz docs
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
@@ -28,29 +28,37 @@ demo: deps
 	$(SWIFT) build $(APPS) --product parallax-demo
 	$$($(SWIFT) build $(APPS) --show-bin-path)/parallax-demo --layout grid --items 1000 --offset 1200
 
-## Every test: the library's suite (with the real photos and the decoder's
-## conformance corpus fetched first), then the apps' suite, each running its tests in parallel; the
-## loader's and the disk cache's concurrency tests again under the thread
-## sanitizer; the decoder under libFuzzer for 30 s a side; the DocC
-## documentation of every library module, with warnings as errors; and the
-## benchmark report writer on sample input.
+## Every test, in two lanes that run side by side (each prints its output
+## when it ends): the library's (its suite with the real photos and the
+## decoder's conformance corpus; the loader's and the disk cache's
+## concurrency tests again under the thread sanitizer; the decoder under
+## libFuzzer for 30 s a side; the DocC documentation of every library module,
+## with warnings as errors; the benchmark report writer on sample input) and
+## the apps' (their suite, then the HTTP transport's against nginx). Each
+## suite runs its tests in parallel, and every test waits for events, not for
+## the clock, so one lane's load never fails the other's tests.
 test: deps
 	@scripts/step.sh --reset
 	scripts/step.sh "photos, conformance corpus" sh -c 'scripts/fetch-photos.sh && scripts/fetch-conformance.sh'
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-library test-apps
+	@echo "make test: every step passed; the time each took:"
+	@scripts/step.sh --summary
+
+test-library:
 	scripts/step.sh "library: build" $(SWIFT) build --build-tests
 	scripts/step.sh "library: tests" $(SWIFT) test --skip-build
-	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
-	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
-		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
-# The HTTP transport's tests (nginx, endless bodies at loopback speed) run alone: their load and the gallery's timed tests disturb each other.
-	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
-	scripts/step.sh "thread sanitizer" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+	scripts/step.sh "thread sanitizer" env PARALLAXKIT_STRESS_EVENTS=50000 \
+		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
 		--filter "LoaderTests|LoaderStressTests|StageLimiterTests|LoadPipelineTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
 	scripts/step.sh "fuzzing" scripts/fuzz.sh 30
 	scripts/step.sh "documentation" scripts/docs.sh
 	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
-	@echo "make test: every step passed; the time each took:"
-	@scripts/step.sh --summary
+
+test-apps:
+	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
+	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
+		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
+	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
 
 ## The documentation (DocC archives in .build-docs/archives).
 docs: deps

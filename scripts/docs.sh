@@ -25,7 +25,10 @@ mkdir -p "$out"
 failed=0
 for module in "${modules[@]}"; do
   log="$(mktemp)"
-  if PARALLAXKIT_DOCS=1 swift package --scratch-path .build-docs --allow-writing-to-directory "$out" \
+  # The library's own build folder: the symbol graphs come from the modules `swift build` made, so the
+  # library is not compiled again for its documentation (the plugin is only added to the package while
+  # PARALLAXKIT_DOCS is set; a later plain build finds everything up to date).
+  if PARALLAXKIT_DOCS=1 swift package --allow-writing-to-directory "$out" \
        generate-documentation --target "$module" --warnings-as-errors --output-path "$out/$module.doccarchive" \
        >"$log" 2>&1; then
     echo "docs: $module built without warnings ($out/$module.doccarchive)"
