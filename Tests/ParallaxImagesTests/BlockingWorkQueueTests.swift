@@ -46,14 +46,19 @@ struct BlockingWorkQueueTests {
         return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
     }
 
-    @Test("urgent decodes run at normal priority, background ones at nice 10")
+    @Test("urgent decodes run at nice 5, background ones at nice 10")
     func lanesRunAtTheirPriorities() async {
         let queue = BlockingWorkQueue(name: "test.priorities", threadCount: 2, lowersBackgroundPriority: true)
         let base = await Task.detached { Self.niceValue() }.value
         let urgent = await queue.run(urgent: true) { Self.niceValue() }
         let background = await queue.run(urgent: false) { Self.niceValue() }
-        #expect(urgent == base)
-        #expect(background == min(base + 10, 19))
+        // Absolute values (setpriority sets, it does not add). A test process started nicer than 0 may be
+        // refused a lower value (unprivileged) or not (root): then only the order is certain.
+        if base == 0 {
+            #expect(urgent == BlockingWorkQueue.urgentNiceValue)
+            #expect(background == BlockingWorkQueue.backgroundNiceValue)
+        }
+        #expect(urgent <= background)
     }
     #endif
 

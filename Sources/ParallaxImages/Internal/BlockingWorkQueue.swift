@@ -16,14 +16,14 @@ import Glibc
 /// that need finer priorities (the loader) hand out their own slots and
 /// never submit more work than there are threads.
 ///
-/// The decoding queue keeps the lanes on threads of their own: background
-/// work (prefetching) runs on threads at a lower scheduling priority (nice
-/// 10 on Linux, the utility quality of service on Apple platforms), so a
-/// render loop at normal priority takes a core back whenever it has a
-/// frame to draw; urgent work runs on threads at normal priority, so a
-/// visible tile never waits on a thread that a busy machine starves (a
-/// nice-10 thread gets about a tenth of a core against each busy
-/// normal-priority one). The loader keeps background decodes to one fewer
+/// The decoding queue keeps the lanes on threads of their own, both below
+/// the render loop's priority so it takes a core back whenever it has a
+/// frame to draw: background work (prefetching) at nice 10 (the utility
+/// quality of service on Apple platforms), urgent work (what is on screen)
+/// at nice 5 (user-initiated), so a visible tile never waits behind
+/// prefetching, nor on a thread a busy machine all but starves (a nice-10
+/// thread gets about a tenth of a core against each busy normal-priority
+/// one; a nice-5 thread a third). The loader keeps background decodes to one fewer
 /// than the cores, so only work for what is on screen ever uses them all.
 final class BlockingWorkQueue: @unchecked Sendable {
     /// Thumbnail decoding: per core, one thread for urgent work at normal
@@ -121,7 +121,11 @@ final class BlockingWorkQueue: @unchecked Sendable {
 
     private func startThread(_ name: String, serving service: Service) {
         let thread = Thread { [self] in
-            if service == .background { Self.lowerCurrentThreadPriority() }
+            switch service {
+            case .urgent: Self.lowerCurrentThreadPriority(to: Self.urgentNiceValue)
+            case .background: Self.lowerCurrentThreadPriority(to: Self.backgroundNiceValue)
+            case .both: break
+            }
             while true { next(for: service)() }
         }
         thread.name = name
@@ -146,13 +150,24 @@ final class BlockingWorkQueue: @unchecked Sendable {
         }
     }
 
-    /// Nice 10 for this thread alone: under Linux's threads the nice value
+    /// The nice value of the decoding queue's urgent threads: a third of a
+    /// normal thread's weight under Linux's scheduler, so a render loop at
+    /// normal priority still takes its core back at once (at nice 0 the
+    /// session benchmark's hitches grew from about 6 to about 30 ms/s), yet
+    /// three times the share of a background thread against other busy
+    /// processes.
+    static let urgentNiceValue: Int32 = 5
+    /// The nice value of background threads: about a tenth of a normal
+    /// thread's weight.
+    static let backgroundNiceValue: Int32 = 10
+
+    /// `nice` for this thread alone: under Linux's threads the nice value
     /// belongs to each thread, and `setpriority(PRIO_PROCESS, 0, …)` sets
     /// the caller's (man 2 setpriority). Elsewhere the thread's quality of
     /// service, set before it started, does the same.
-    private static func lowerCurrentThreadPriority() {
+    private static func lowerCurrentThreadPriority(to nice: Int32) {
         #if canImport(Glibc)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
         #endif
     }
 }
