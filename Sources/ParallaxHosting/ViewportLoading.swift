@@ -60,7 +60,7 @@ public final class ViewportLoading {
         let stream = AsyncStream(LoadPlan.self, bufferingPolicy: .bufferingNewest(1)) { continuation = $0 }
         self.plans = continuation!
         // Ends when this object goes (its deinit finishes the stream).
-        Task.detached { [loader] in
+        Task.detached(priority: .userInitiated) { [loader] in          // as urgent as the scroll it follows
             for await plan in stream { await loader.follow(plan) }
         }
     }
