@@ -276,7 +276,7 @@ package final class GalleryModel {
         let placer = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout), intensity: settings.intensity,
                                       isReduceMotionEnabled: settings.reduceMotion).placer(for: visibleRect)
         planLoading(visibleRect: visibleRect, placer: placer)
-        cells = cellContents(of: shown, placer: placer, now: now)
+        fillCells(from: shown, placer: placer, now: now)
         shownItems.removeAll(keepingCapacity: true)
         for cell in cells { shownItems.insert(cell.item) }
         pictures.release(keeping: shownItems)
@@ -285,9 +285,10 @@ package final class GalleryModel {
     /// Each shown item's cell: its frame on screen, its parallax, and the
     /// picture it asks for (which is requested here, at its planned
     /// priority) and shows.
-    private func cellContents(of frame: ShownFrame, placer: ParallaxScroller.Placer, now: TimeInterval) -> [CellContent] {
-        var contents: [CellContent] = []
-        contents.reserveCapacity(frame.items.count)
+    ///
+    /// ``cells`` keeps its storage from frame to frame.
+    private func fillCells(from frame: ShownFrame, placer: ParallaxScroller.Placer, now: TimeInterval) {
+        cells.removeAll(keepingCapacity: true)
         for (item, itemFrame) in frame.items where item < photos.count {
             let placement = placer.placement(forItemFrame: itemFrame)
             let id = photos[item]
@@ -301,9 +302,8 @@ package final class GalleryModel {
                                       contentFrame: placement.contentFrame, image: nil, imageKey: nil, wantedKey: key,
                                       opacity: 0, placeholder: .cached, failure: nil, isPressed: pressedItem == item)
             pictures.fill(&content, now: now)
-            contents.append(content)
+            cells.append(content)
         }
-        return contents
     }
 
     /// Plans the loads beyond the screen: the viewport's ranges at rest,
