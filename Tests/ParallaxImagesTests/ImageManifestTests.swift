@@ -45,7 +45,7 @@ struct ImageManifestTests {
           { "name": "no-height.jpg", "width": 640 },
           { "name": "orientation-9.jpg", "width": 640, "height": 480, "orientation": 9 },
           { "name": "gif.jpg", "width": 640, "height": 480, "format": "gif" },
-          { "name": "unknown-extension.webp", "width": 640, "height": 480 },
+          { "name": "unknown-extension.tga", "width": 640, "height": 480 },
           { "name": "whole-float.jpg", "width": 640.0, "height": 480 } ]
         """
         let manifest = try ImageManifest(json: Data(json.utf8))

@@ -54,6 +54,7 @@ public struct CodecImageDecoder: ImageDecoding {
             switch format {
             case .jpeg: return Result { () throws(ImageDecodingError) in try jpeg(bytes, size: size, orientation: orientation) }
             case .png: return Result { () throws(ImageDecodingError) in try png(bytes, size: size, orientation: orientation) }
+            case .heif, .avif, .webp: return .failure(.unsupportedFormat)
             }
         }
         return try result.get()

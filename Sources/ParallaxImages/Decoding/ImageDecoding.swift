@@ -120,9 +120,18 @@ public protocol ImageDecoding: Sendable {
 }
 
 /// The image formats the pipeline recognises by their first bytes.
-public enum ImageFormat: String, Sendable, Hashable {
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     /// JPEG (files starting `FF D8 FF`) and PNG (the 8-byte PNG signature).
     case jpeg, png
+    /// HEIF, the HEVC-coded photos of phones (iPhone's default since iOS 11):
+    /// an ISO base media file whose `ftyp` box names a HEIF brand (`heic`,
+    /// `heix`, `mif1`, …).
+    case heif
+    /// AVIF: the same container as HEIF with AV1-coded images (`ftyp` brand
+    /// `avif` or `avis`).
+    case avif
+    /// WebP: a RIFF file of form type `WEBP` (lossy, lossless, alpha).
+    case webp
 
     /// Whether a JPEG's end-of-image marker (FF D9) is in its last 4 KiB:
     /// entropy-coded data never contains FF D9 (a data FF is always followed
@@ -137,17 +146,51 @@ public enum ImageFormat: String, Sendable, Hashable {
         return false
     }
 
-    /// The format of `data`, or `nil` for anything else.
+    /// The format of `data`, or `nil` for anything else. HEIF and AVIF are
+    /// told apart by the brands of their `ftyp` box, which is always first
+    /// and rarely longer than 40 bytes; a prefix that ends inside it is
+    /// sniffed by the brands it holds.
+    ///
+    /// Complexity: O(1): at most the first 256 bytes are read.
     public init?(sniffing data: Data) {
-        let signature = data.prefix(8)
+        let signature = data.prefix(12)
         if signature.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = .jpeg
         } else if signature.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
+        } else if signature.count == 12, signature.starts(with: Array("RIFF".utf8)),
+                  signature.dropFirst(8).elementsEqual("WEBP".utf8) {
+            self = .webp
+        } else if let format = Self.isoBrandFormat(data) {
+            self = format
         } else {
             return nil
         }
     }
+
+    /// HEIF or AVIF by the brands of the `ftyp` box that opens an ISO base
+    /// media file: AVIF when any brand is `avif`/`avis`, HEIF when any is a
+    /// HEIF brand, `nil` otherwise (an MP4 video, a QuickTime movie).
+    private static func isoBrandFormat(_ data: Data) -> ImageFormat? {
+        let bytes = Array(data.prefix(256))
+        guard bytes.count >= 12, bytes[4] == 0x66, bytes[5] == 0x74, bytes[6] == 0x79, bytes[7] == 0x70 else { return nil }
+        let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard boxSize >= 16 else { return nil }
+        let end = min(boxSize, bytes.count)
+        // The major brand at 8, the minor version at 12, compatible brands from 16 on.
+        var brands: [String] = [String(decoding: bytes[8..<12], as: UTF8.self)]
+        var offset = 16
+        while offset + 4 <= end {
+            brands.append(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self))
+            offset += 4
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        if brands.contains(where: heifBrands.contains) { return .heif }
+        return nil
+    }
+
+    /// The `ftyp` brands of HEIF images and image sequences (ISO/IEC 23008-12).
+    private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1"]
 }
 
 #if canImport(ImageIO)

@@ -47,7 +47,7 @@ public struct ImageHeader: Sendable, Hashable {
     public static func read(from bytes: Data) throws(ImageDecodingError) -> ImageHeader? {
         guard let format = ImageFormat(sniffing: bytes) else {
             // Too few bytes to tell is not an error yet.
-            if bytes.count < 8, isPrefixOfAKnownSignature(bytes) { return nil }
+            if bytes.count < 64, isPrefixOfAKnownSignature(bytes) { return nil }
             throw .unsupportedFormat
         }
         // Parsed into an outcome rather than thrown from inside the closure: typed throws through
@@ -57,6 +57,7 @@ public struct ImageHeader: Sendable, Hashable {
             switch format {
             case .jpeg: return jpeg(bytes)
             case .png: return png(bytes)
+            case .heif, .avif, .webp: return .failure(.unsupportedFormat)
             }
         }
         switch outcome {
@@ -78,7 +79,11 @@ public struct ImageHeader: Sendable, Hashable {
 
     private static func isPrefixOfAKnownSignature(_ bytes: Data) -> Bool {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF], png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        return jpeg.starts(with: bytes.prefix(3)) || png.starts(with: bytes)
+        let riff = Array("RIFF".utf8)
+        // An ISO base media file (HEIF, AVIF) is told by its `ftyp` box at bytes 4–7.
+        let ftyp = Array("ftyp".utf8)
+        return jpeg.starts(with: bytes.prefix(3)) || png.starts(with: bytes) || riff.starts(with: bytes.prefix(4))
+            || bytes.count <= 4 || ftyp.starts(with: bytes.dropFirst(4))
     }
 
     private static func jpeg(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {

@@ -204,21 +204,24 @@ public struct ImageManifest: Sendable, Hashable {
 }
 
 extension ImageFormat {
-    /// The format a manifest names: `"jpeg"`, `"jpg"`, `"png"`, `"image/jpeg"`
-    /// or `"image/png"`, in any case.
+    /// The format a manifest names, by name or media type, in any case:
+    /// `"jpeg"`/`"jpg"`/`"image/jpeg"`, `"png"`, `"heic"`/`"heif"`,
+    /// `"avif"`, `"webp"` (with or without `image/`).
     init?(manifestName: String) {
-        switch manifestName.lowercased() {
-        case "jpeg", "jpg", "image/jpeg": self = .jpeg
-        case "png", "image/png": self = .png
-        default: return nil
-        }
+        var name = manifestName.lowercased()
+        if name.hasPrefix("image/") { name.removeFirst("image/".count) }
+        self.init(fileExtension: name)
     }
 
-    /// The format a file name's extension suggests (`jpg`, `jpeg`, `png`).
+    /// The format a file name's extension suggests (`jpg`, `jpeg`, `png`,
+    /// `heic`, `heif`, `hif`, `avif`, `webp`).
     init?(fileExtension: String) {
         switch fileExtension.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
+        case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
+        case "heic", "heif", "hif": self = .heif
+        case "avif": self = .avif
+        case "webp": self = .webp
         default: return nil
         }
     }
