@@ -17,11 +17,15 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found on PATH (install it from swift.org)"; exit 1; }
 
 ## The main job: the photo gallery (a window, or headless frames and an
-## animation when there is no display), on real photos from Debian packages.
+## animation when there is no display). By default on real photos from
+## Debian packages, served with the simulated server's 0-2 s latency
+## (RolfHendriks' demo) so the placeholders and fades can be seen;
+## `make run PHOTOS=~/Pictures` shows your own library at disk speed.
+PHOTOS ?=
 run: deps
-	scripts/fetch-photos.sh
+	$(if $(PHOTOS),,scripts/fetch-photos.sh)
 	$(SWIFT) build $(APPS) -c release --product parallax-gallery
-	$$($(SWIFT) build $(APPS) -c release --show-bin-path)/parallax-gallery
+	$$($(SWIFT) build $(APPS) -c release --show-bin-path)/parallax-gallery $(if $(PHOTOS),--photos "$(PHOTOS)",--latency seed)
 
 ## The engine's tuning demo: visible items, frames and parallax offsets.
 demo: deps

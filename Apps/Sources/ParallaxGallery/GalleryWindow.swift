@@ -44,9 +44,13 @@ package final class GalleryWindow {
     /// (two alternating five-second windows).
     private var quality = (current: ScrollingQuality(), previous: ScrollingQuality())
 
-    package init(model: GalleryModel, screenshotDirectory: URL? = nil) {
+    /// - Parameter showsHUD: Whether the developer HUD (frame rate, hitches,
+    ///   loader counters) starts shown; off by default, so it covers no
+    ///   photo. **I** toggles it either way.
+    package init(model: GalleryModel, screenshotDirectory: URL? = nil, showsHUD: Bool = false) {
         self.model = model
         self.screenshotDirectory = screenshotDirectory
+        renderer.showsHUD = showsHUD
     }
 
     /// Opens the window and runs until it is closed.

@@ -27,7 +27,7 @@ struct SharedOptions: ParsableArguments {
             transform: { try CommandLineValues.intensity.parse($0) })
     var intensity: Double = 1
 
-    @Option(help: "Simulated server latency (default: seed in the window without --server, else none).")
+    @Option(help: "Latency the simulated server adds to every photo (default: none, so photos load at the speed of their disk or server; seed is RolfHendriks' 0-2 s demo).")
     var latency: LatencyPreset?
 
     @Option(parsing: .unconditional,
@@ -49,8 +49,7 @@ struct SharedOptions: ParsableArguments {
     var reduceMotion = false
 
     /// The gallery's settings from these options; `--latency` when given,
-    /// else `defaultLatency` (the window simulates a slow server, a render
-    /// or a benchmark none).
+    /// else `defaultLatency`.
     func settings(defaultLatency: LatencyPreset) -> GallerySettings {
         var settings = GallerySettings()
         settings.layout = layout
