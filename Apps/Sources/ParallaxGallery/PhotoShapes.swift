@@ -51,6 +51,16 @@ package struct PhotoShapes: Sendable, Equatable {
         return true
     }
 
+    /// The shapes in another order: `order[item]` is the item here whose
+    /// shape item `item` of the result has. O(n).
+    package func arranged(by order: [Int32]) -> PhotoShapes {
+        var result = PhotoShapes(count: order.count)
+        for (item, source) in order.enumerated() {
+            if let size = size(of: Int(source)) { result.record(width: Int(size.width), height: Int(size.height), at: item) }
+        }
+        return result
+    }
+
     /// The upright pixel size of photo `item`, if known.
     package func size(of item: Int) -> CGSize? {
         sizes.indices.contains(item) ? sizes[item] : nil

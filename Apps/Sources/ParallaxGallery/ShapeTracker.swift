@@ -4,8 +4,9 @@ import CoreGraphics
 import Foundation
 import ParallaxImages
 
-/// Reads the photos' shapes in the background and files them by item: the
-/// one owner of the header probe, its answers and what they change.
+/// Reads the photos' shapes in the background and files them by photo
+/// number (the order photos arrived in, ``PhotoTimeline``): the one owner
+/// of the header probe, its answers and what they change.
 ///
 /// Quilt and waterfall place photos by shape (``PhotoShapes``). The probe
 /// (``HeaderProbe``) reads headers off the frame loop; its answers collect
@@ -128,11 +129,12 @@ package final class ShapeTracker {
     }
 
     /// Tells the probe to read `visibleItems`' headers first, when the top
-    /// of the screen has moved to other photos.
-    package func prioritize(visibleItems items: [(item: Int, frame: CGRect)]) {
+    /// of the screen has moved to other photos; `photo` gives the photo
+    /// number shown at an item's position.
+    package func prioritize(visibleItems items: [(item: Int, frame: CGRect)], photo: (Int) -> Int) {
         guard !allRead, let probe, let top = items.lazy.map(\.item).min(), top != prioritizedTop else { return }
         prioritizedTop = top
-        let ids = items.map(\.item).sorted().compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
+        let ids = items.map(\.item).sorted().map(photo).compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
         guard !ids.isEmpty else { return }
         Task { await probe.prioritize(ids) }
     }

@@ -19,6 +19,12 @@ struct SharedOptions: ParsableArguments {
     @Option(help: "The layout.")
     var layout: GalleryLayout = .grid
 
+    @Option(help: "The order of the photos: by the time each was taken (from its EXIF or XMP date, else its file's time), newest or oldest first, or by name.")
+    var order: PhotoSort = .newestFirst
+
+    @Option(help: "The sections photos are grouped into, each under a header.")
+    var sections: PhotoGrouping = .month
+
     @Option(help: "The parallax effect.")
     var effect: GalleryEffect = .depth
 
@@ -59,6 +65,8 @@ struct SharedOptions: ParsableArguments {
         settings.failureRate = failureRate
         settings.seed = seed
         settings.reduceMotion = reduceMotion
+        settings.sort = order
+        settings.grouping = sections
         return settings
     }
 }
