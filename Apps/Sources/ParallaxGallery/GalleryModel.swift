@@ -53,6 +53,8 @@ package final class GalleryModel {
     package private(set) var status: String?
 
     let shapeTracker = ShapeTracker()
+    let listing = PhotoListing()
+    private var lastListingApplied: TimeInterval?
     /// Every photo, numbered as it arrived, with when it was taken.
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
@@ -75,7 +77,6 @@ package final class GalleryModel {
     private var shown = ShownFrame()
     private var lastUpdate: TimeInterval?
     private var pressedItem: Int?
-    private var listGeneration = 0
 
     /// How pictures are scheduled.
     package var loading: Loading { planner.loading }
@@ -112,33 +113,82 @@ package final class GalleryModel {
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
 
-    /// Fetches the photo list (again, after an erase).
+    /// Lists the photos (again, after an erase) and returns once the
+    /// listing is complete, every photo found shown (headless rendering,
+    /// benchmarks, tests). The window uses ``startListing()`` instead.
     package func loadPhotoList() async {
-        listGeneration += 1
-        let generation = listGeneration
-        let listed: [ImageID]
-        let message: String?
-        do {
-            listed = try await server.imageIDs()
-            message = listed.isEmpty ? "No photos to show." : nil
-        } catch {
-            listed = []
-            message = "The photos could not be listed: \(error)"
-        }
-        guard generation == listGeneration else { return }       // a later request (another erase) won
-        status = message
-        if let notice = library.refusalNotice {
-            FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
-        }
+        startListing()
+        await listing.waitUntilFinished()
+        applyListing(now: nil)
+    }
+
+    /// Starts listing the photos (again, after an erase), forgetting those
+    /// shown: they arrive on later frames as the listing streams in, the
+    /// first screen from the first batch.
+    package func startListing() {
         timeline = PhotoTimeline()
-        timeline.append(listed.lazy.map { (id: $0, fileTime: nil) })
-        shapeTracker.forget(photos: listed)
-        // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
-        // them is shown (each is a request).
-        if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+        shapeTracker.forget(photos: [])
+        status = nil
+        listingSummary = nil
+        lastListingApplied = nil
         arrange()
         relayout(keepingPlace: false)
+        listing.start(library.listing(from: server))
     }
+
+    /// What the listing said when it finished (files not shown, problems), once it has.
+    package private(set) var listingSummary: ListingSummary?
+
+    /// Whether photos are still being found.
+    package var isListing: Bool { listing.isListing }
+
+    /// Takes the photos found since it last did, at most every
+    /// ``listingInterval`` after the first batch (`now == nil`: at once),
+    /// and shows them with the photo at the top kept in place. Not mid-switch
+    /// or mid-pinch: they wait for the next frame at rest.
+    func applyListing(now: TimeInterval?) {
+        guard frames.isResting else { return }
+        if let now, let last = lastListingApplied, now - last < Self.listingInterval { return }
+        let events = listing.takeArrivals()
+        guard !events.isEmpty else { return }
+        if let now { lastListingApplied = now }
+        var found: [ListedPhoto] = []
+        for event in events {
+            switch event {
+            case .photos(let photos):
+                found += photos
+            case .finished(let summary):
+                listingSummary = summary
+                if let notice = library.refusalNotice {
+                    FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
+                }
+            case .failed(let message):
+                status = "The photos could not be listed: \(message)"
+            }
+        }
+        if !found.isEmpty {
+            let wasEmpty = timeline.count == 0
+            let anchor = topAnchor
+            let first = timeline.count
+            timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
+            for (offset, photo) in found.enumerated() {
+                if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
+            }
+            shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
+            // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
+            // them is shown (each is a request).
+            if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+            arrange()
+            shapeTracker.noteLaidOut()
+            relayout(keepingPlace: !wasEmpty, anchor: anchor)
+        }
+        if listingSummary != nil, timeline.count == 0, status == nil { status = "No photos to show." }
+    }
+
+    /// How often photos found while a listing streams in are shown: often
+    /// enough to look immediate, rarely enough that a walk of 100,000
+    /// photos re-lays out a few times a second, not every frame.
+    package static let listingInterval: TimeInterval = 0.25
 
     // MARK: Photo shapes
 
@@ -283,6 +333,7 @@ package final class GalleryModel {
         lastUpdate = now
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         pictures.stampArrivals(at: arrivalTime)
+        applyListing(now: now)
         shapeTracker.takeArrivals(shown: shownPhotos)
         applyShapes(now: now)
         if let rested = frames.advance(to: now) { rest(rested.pinch, at: rested.offset) }

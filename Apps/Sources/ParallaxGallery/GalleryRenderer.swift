@@ -133,6 +133,19 @@ package struct GalleryRenderer {
         if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
     }
 
+    /// The HUD line that describes the library: how many photos, whether
+    /// more are being found, what was not shown, how many dates are known.
+    @MainActor
+    package static func libraryLine(of model: GalleryModel) -> String {
+        var parts = ["\(model.photos.count) photos" + (model.isListing ? " so far, listing…" : "")]
+        if let notShown = model.listingSummary?.notShownText { parts.append(notShown) }
+        if let problems = model.listingSummary?.problems, !problems.isEmpty {
+            parts.append("\(problems.count) folder\(problems.count == 1 ? "" : "s") or links skipped")
+        }
+        parts.append("order: \(model.settings.sort.rawValue), sections: \(model.settings.grouping.rawValue)")
+        return parts.joined(separator: " · ")
+    }
+
     /// The HUD line that describes the model's settings (the window adds
     /// frame times and loader counters to it).
     @MainActor

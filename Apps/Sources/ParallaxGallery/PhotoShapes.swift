@@ -38,6 +38,11 @@ package struct PhotoShapes: Sendable, Equatable {
     /// The number of photos.
     package var count: Int { sizes.count }
 
+    /// Adds `count` photos of unknown size after the others.
+    package mutating func append(count: Int) {
+        sizes.append(contentsOf: repeatElement(nil, count: max(count, 0)))
+    }
+
     /// Records the upright pixel size of photo `item`. Returns whether
     /// anything changed: an item outside the list, an unusable size or the
     /// size already known change nothing.

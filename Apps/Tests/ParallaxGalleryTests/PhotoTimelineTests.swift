@@ -240,3 +240,66 @@ struct GalleryTimelineTests {
     }
 }
 #endif
+
+#if canImport(CSDL2)
+/// A listing that streams in: photos show from the first batch, and each
+/// later batch (with its dates) keeps the photo at the top in place.
+@Suite("Gallery listing")
+@MainActor
+struct GalleryListingTests {
+    @Test func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays() async throws {
+        let count = 900
+        let images = (0..<count).map { index in
+            (ImageID(String(format: "2024/%02d/IMG_%04d.png", index % 12 + 1, index)),
+             SyntheticPhotos.rowPattern(tag: UInt8(index % 256), width: 40, height: 30))
+        }
+        // The listing is driven by the test: a batch at a time, each photo with a file time.
+        var continuation: AsyncStream<ListingEvent>.Continuation?
+        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let feed = try #require(continuation)
+        var library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "streamed",
+                                   readsHeadersLocally: true)
+        library.makeListing = { _ in events }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
+        model.startListing()
+        #expect(model.photos.isEmpty)
+        #expect(model.isListing)
+        var generator = SeededGenerator(seed: 5)
+        var time: TimeInterval = 0
+        var anchor: (photo: Int, minY: CGFloat)?
+        for batch in stride(from: 0, to: count, by: 100) {
+            let photos = (batch..<(batch + 100)).map { index in
+                ListedPhoto(id: images[index].0, fileTime: 1_700_000_000 + Int64.random(in: 0..<400, using: &generator) * 86_400)
+            }
+            feed.yield(.photos(photos))
+            // Frames until the batch is shown (the listing's inbox is filled by another task: await it by yielding).
+            let expected = batch + 100
+            while model.photos.count < expected {
+                await Task.yield()
+                time += GalleryModel.listingInterval
+                model.update(now: time)
+            }
+            if let anchor {
+                let frame = try #require(model.cells.first { model.photoNumber(at: $0.item) == anchor.photo }?.frame)
+                #expect(abs(frame.minY - anchor.minY) < 0.5, "after \(expected) photos the top photo moved")
+            } else {
+                model.jump(to: 600)                                // somewhere in the middle of the first batch
+                model.update(now: time)
+            }
+            let top = try #require(model.topAnchor)
+            anchor = (top.photo, try #require(model.cells.first { model.photoNumber(at: $0.item) == top.photo }?.frame.minY))
+        }
+        feed.yield(.finished(ListingSummary(videos: 12, otherFiles: 3, problems: ["the folder x cannot be read"])))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        model.update(now: time + 1)
+        #expect(!model.isListing)
+        #expect(model.listingSummary?.notShownText == "12 videos and 3 other files not shown")
+        #expect(model.photos.count == count)
+        #expect(model.sections.count > 1)                          // months, from the file times
+        #expect(GalleryRenderer.libraryLine(of: model).contains("12 videos and 3 other files not shown"))
+    }
+}
+#endif
