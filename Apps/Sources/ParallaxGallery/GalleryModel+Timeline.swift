@@ -12,6 +12,11 @@ import ParallaxLayout
 /// layout is rebuilt with the photo at the top of the screen kept where it
 /// is, even mid-fling, wherever the new order put it in the list.
 extension GalleryModel {
+    /// Whether every photo's capture date has been looked for: read with its
+    /// header (the same first bytes), remembered by an index, or found
+    /// missing (the file's time stands).
+    package var allDatesRead: Bool { shapeTracker.allRead }
+
     /// The sections shown, in order, with their titles and photo counts.
     package var sections: [PhotoTimeline.Section] { arrangement.sections }
 
