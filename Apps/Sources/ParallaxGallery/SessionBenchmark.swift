@@ -223,14 +223,17 @@ package enum SessionBenchmark {
         return figures
     }
 
-    /// Runs `scenario` over `photos` photos made by repeating `library`'s,
-    /// with `diskCache` (if any) behind the loader.
+    /// Runs `scenario` over `photos` photos made by repeating `library`'s
+    /// (`0`: `library`'s own photos as they are listed, a real library
+    /// tree in the order its photos were taken), with `diskCache` (if any)
+    /// behind the loader.
     package static func run(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
                            size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard,
                            diskCache: DiskImageCache? = nil) async throws -> Figures {
-        let repeated = PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
-                                    credits: library.credits, description: "\(photos) photos",
-                                    readsHeadersLocally: library.readsHeadersLocally)
+        let repeated = photos == 0 ? library
+            : PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
+                           credits: library.credits, description: "\(photos) photos",
+                           readsHeadersLocally: library.readsHeadersLocally)
         var settings = GallerySettings()
         settings.layout = scenario.layout
         settings.latency = scenario.latency
@@ -244,6 +247,7 @@ package enum SessionBenchmark {
         var session = PacedSession(model: model, headless: headless, fillTimeLimit: script.fillTimeLimit)
         await model.loadPhotoList()
         let end = model.scroll.bounds.upperBound
+        let photos = model.photos.count
 
         await session.waitForFullScreen(event: "first screen")
         await session.dwell(script.dwell)
