@@ -152,7 +152,7 @@ package final class GalleryModel {
         let events = listing.takeArrivals()
         guard !events.isEmpty else { return }
         if let now { lastListingApplied = now }
-        var found: [ListedPhoto] = []
+        var found: [FoundPhoto] = []
         for event in events {
             switch event {
             case .photos(let photos):

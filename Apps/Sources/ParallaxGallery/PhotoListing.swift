@@ -1,9 +1,9 @@
 import Foundation
 import ParallaxImages
 
-/// A photo as a listing finds it: its ID, its file's modification time,
+/// A photo as the gallery's listing finds it: its ID, its file's modification time,
 /// and what an index already knew of it (its header, when it was taken).
-package struct ListedPhoto: Sendable {
+package struct FoundPhoto: Sendable {
     package var id: ImageID
     /// The file's modification time, as wall-clock seconds (local time
     /// counted as if it were UTC; ``PhotoTimeline``), if the listing knows it.
@@ -52,7 +52,7 @@ package struct ListingSummary: Sendable, Equatable {
 /// One step of a listing as it streams in.
 package enum ListingEvent: Sendable {
     /// More photos, in the order found.
-    case photos([ListedPhoto])
+    case photos([FoundPhoto])
     /// The listing is complete.
     case finished(ListingSummary)
     /// The listing failed; the photos sent before stay.
@@ -171,7 +171,7 @@ extension PhotoLibrary {
             let task = Task {
                 do {
                     let ids = try await source.imageIDs()
-                    continuation.yield(.photos(ids.map { ListedPhoto(id: $0) }))
+                    continuation.yield(.photos(ids.map { FoundPhoto(id: $0) }))
                     continuation.yield(.finished(ListingSummary()))
                 } catch {
                     continuation.yield(.failed("\(error)"))

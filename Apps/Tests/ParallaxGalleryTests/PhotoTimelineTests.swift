@@ -271,7 +271,7 @@ struct GalleryListingTests {
         var anchor: (photo: Int, minY: CGFloat)?
         for batch in stride(from: 0, to: count, by: 100) {
             let photos = (batch..<(batch + 100)).map { index in
-                ListedPhoto(id: images[index].0, fileTime: 1_700_000_000 + Int64.random(in: 0..<400, using: &generator) * 86_400)
+                FoundPhoto(id: images[index].0, fileTime: 1_700_000_000 + Int64.random(in: 0..<400, using: &generator) * 86_400)
             }
             feed.yield(.photos(photos))
             // Frames until the batch is shown (the listing's inbox is filled by another task: await it by yielding).
