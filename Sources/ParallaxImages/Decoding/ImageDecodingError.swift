@@ -28,7 +28,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .empty: return "the image data is empty"
-        case .unsupportedFormat: return "the data is not a JPEG or PNG image"
+        case .unsupportedFormat: return "the data is not an image format the decoder reads"
         case .unsupportedVariant(let what): return "\(what) is not supported"
         case .corrupt(let detail): return "the image data is corrupt: \(detail)"
         case .truncated(let detail): return "the image data is truncated: \(detail)"
