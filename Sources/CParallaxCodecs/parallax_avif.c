@@ -102,7 +102,9 @@ pk_status pk_avif_decode_rows(const uint8_t *data, size_t size, uint32_t max_pix
     avifRGBImageSetDefaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGBA;
     rgb.depth = 8;                                 // 10- and 12-bit samples reduced by libavif
-    rgb.alphaPremultiplied = AVIF_TRUE;
+    // Premultiplied only when there is alpha: an opaque picture then takes libavif's fastest path (libyuv),
+    // the one avifdec takes.
+    rgb.alphaPremultiplied = image->alphaPlane ? AVIF_TRUE : AVIF_FALSE;
     avifRGBImageAllocatePixels(&rgb);
     if (!rgb.pixels) {
         avifDecoderDestroy(decoder);
