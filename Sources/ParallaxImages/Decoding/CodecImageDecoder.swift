@@ -36,7 +36,8 @@ import Foundation
 /// GIF, TIFF, BMP and JPEG XL are refused as
 /// ``ImageDecodingError/unsupportedVariant(_:)`` naming the format: GIFs
 /// are animations more than photos, TIFFs come from scanners and raw
-/// converters, and Debian 12's libjxl 0.7 has no downscaled decode.
+/// converters, and JPEG XL waits for an ``ImageFormat`` case of its own
+/// (docs/decoding.md in the repository says more).
 /// ``DecodingOptions/requiresCompleteFile`` is for JPEG: the other codecs
 /// never decode a file cut short (they fail as `truncated` or `corrupt`).
 ///

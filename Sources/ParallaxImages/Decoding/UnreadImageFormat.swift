@@ -7,9 +7,9 @@ import Foundation
 ///
 /// Why these are not decoded: GIFs are animations more than photos; TIFFs
 /// come from scanners and raw converters, and libtiff would add a sixth
-/// codec for them; BMP is rare in photo libraries; and Debian 12's libjxl
-/// 0.7 decodes only at full size (no downscaled decode) through an API that
-/// later versions changed.
+/// codec for them; BMP is rare in photo libraries; and JPEG XL, which
+/// Debian 12's libjxl 0.7 could decode (docs/decoding.md), would first need
+/// an ``ImageFormat`` case of its own.
 enum UnreadImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case gif, tiff, bmp, jpegXL
 
