@@ -32,7 +32,8 @@ static pk_status pk_heif_status(struct heif_error error, char *message, size_t c
     case heif_error_Usage_error: return PK_ERROR_ARGUMENT;
     case heif_error_Invalid_input:
         if (error.subcode == heif_suberror_End_of_data) return PK_ERROR_TRUNCATED;
-        if (error.subcode == heif_suberror_Security_limit_exceeded) return PK_ERROR_NO_MEMORY;
+        // A picture past the size limit (the caller's pixel limit, per side): refused, not out of memory.
+        if (error.subcode == heif_suberror_Security_limit_exceeded) return PK_ERROR_UNSUPPORTED;
         return PK_ERROR_CORRUPT;
     default: return PK_ERROR_CORRUPT;
     }

@@ -164,7 +164,8 @@ typedef struct {
 
 /// Reads a HEIF's boxes (no pixel is decoded). `max_dimension` is handed to
 /// libheif as its image size limit: a wider or taller image (or grid) fails
-/// as PK_ERROR_NO_MEMORY before libheif allocates it.
+/// as PK_ERROR_UNSUPPORTED ("security limit exceeded") before libheif
+/// allocates it.
 pk_status pk_heif_read_info(const uint8_t *data, size_t size, int max_dimension, pk_heif_info *info,
                             char *message, size_t message_capacity);
 
