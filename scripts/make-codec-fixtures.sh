@@ -6,7 +6,8 @@
 #
 # Made with Debian 12's cwebp, webpmux and img2webp (webp), heif-enc
 # (libheif-examples), avifenc (libavif-bin), Pillow (python3-pil) and, for a
-# HEIF with an irot box, scripts/conformance/heif-orient.c (libheif-dev).
+# HEIF with an irot box, scripts/conformance/heif-orient.c (libheif-dev), and
+# for a HEIF grid of several tiles, scripts/conformance/heif-grid.py.
 #
 #   scripts/make-codec-fixtures.sh
 set -euo pipefail
@@ -34,6 +35,8 @@ picture(96, 64).save(f"{work}/quad.png")
 picture(96, 64).save(f"{work}/quad.ppm")
 picture(95, 63).save(f"{work}/odd.png")
 picture(128, 128).save(f"{work}/grid.png")
+for index, colour in enumerate([(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]):
+    Image.new("RGB", (64, 64), colour).save(f"{work}/tile{index}.png")
 picture(96, 64, alpha=True).save(f"{work}/alpha.png")
 inverted = Image.eval(picture(96, 64), lambda v: 255 - v)
 inverted.save(f"{work}/inverted.png")
@@ -60,6 +63,10 @@ quiet img2webp -lossless "$work/quad.png" -d 100 "$work/inverted.png" -o "$OUT/a
 quiet heif-enc -q 90 "$work/quad.png" -o "$OUT/quad.heic"
 quiet heif-enc -q 90 -t 48 "$work/quad.png" -o "$OUT/quad-thumbnail.heic"
 quiet heif-enc -q 90 "$work/odd.png" -o "$OUT/odd-grid.heic"           # an odd size: libheif writes a grid
+# A 2 × 2 grid of 64 × 64 tiles (red, green / blue, white) cropped to 120 × 100: heif-enc writes the
+# tiles as images, scripts/conformance/heif-grid.py adds the grid item.
+quiet heif-enc -q 90 "$work"/tile0.png "$work"/tile1.png "$work"/tile2.png "$work"/tile3.png -o "$work/tiles.heic"
+quiet /usr/bin/python3 "$REPO/scripts/conformance/heif-grid.py" "$work/tiles.heic" "$OUT/grid-2x2.heic" 2 2 120 100
 quiet heif-enc -q 90 "$work/alpha.png" -o "$OUT/alpha.heic"
 quiet heif-enc -q 90 -b 10 "$work/quad16.png" -o "$OUT/quad-10bit.heic"
 cc "$REPO/scripts/conformance/heif-orient.c" -lheif -o "$work/heif-orient"

@@ -59,6 +59,20 @@ struct HEIFDecoderTests {
         F.expectQuadrants(thumbnail.image, [F.red, F.green, F.blue, F.white], "odd-grid.heic")
     }
 
+    @Test func aGridOfSeveralTilesIsAssembledAndCropped() throws {
+        // Four 64 × 64 tiles (red, green / blue, white) in a 2 × 2 grid whose output is 120 × 100.
+        let data = try F.data("grid-2x2.heic")
+        let full = try CodecImageDecoder(options: .reference).thumbnail(from: data, size: ThumbnailSize(width: 120, height: 100))
+        #expect((full.sourceWidth, full.sourceHeight) == (120, 100))
+        for (x, y, colour) in [(63, 63, F.red), (64, 63, F.green), (63, 64, F.blue), (64, 64, F.white), (119, 99, F.white)] {
+            let pixel = try #require(full.image.pixel(x: x, y: y))
+            #expect(max(abs(Int(pixel.r) - Int(colour.0)), abs(Int(pixel.g) - Int(colour.1)), abs(Int(pixel.b) - Int(colour.2))) <= 8,
+                    "(\(x), \(y)): \(pixel)")
+        }
+        let small = try CodecImageDecoder().thumbnail(from: data, size: ThumbnailSize(width: 30, height: 25))
+        #expect((small.image.width, small.image.height) == (30, 25))
+    }
+
     @Test func irotIsAppliedByLibheifAndExifOrientationIsNot() throws {
         let thumbnail = try CodecImageDecoder().thumbnail(from: F.data("quad-irot.heic"), size: ThumbnailSize(width: 32, height: 48))
         #expect((thumbnail.sourceWidth, thumbnail.sourceHeight) == (64, 96))

@@ -109,8 +109,9 @@ def battery(folder):
 
 def codec_battery(root):
     """Variants of libjpeg-turbo's test photo (227 x 149) in the newer
-    formats, made with Debian's cwebp, heif-enc, avifenc and heif-orient
-    (scripts/conformance/heif-orient.c, which writes irot/imir boxes)."""
+    formats, made with Debian's cwebp, heif-enc, avifenc, heif-orient
+    (scripts/conformance/heif-orient.c, which writes irot/imir boxes) and
+    heif-grid.py (which makes a grid of several tiles)."""
     work = tempfile.mkdtemp()
     photo = Image.open(SOURCE).convert("RGB")
     photo.save(os.path.join(work, "photo.png"))
@@ -164,6 +165,14 @@ def codec_battery(root):
     for orientation in (2, 3, 5, 6, 7, 8):
         subprocess.run([os.environ["HEIF_ORIENT"], w("even.ppm"), out("heif", "b-orientation-%d.heic" % orientation),
                         str(orientation)], check=True)
+    # A 2 x 2 grid of tiles cut from the photo, cropped to 226 x 148 (scripts/conformance/heif-grid.py).
+    tiles = []
+    for index, (x, y) in enumerate([(0, 0), (114, 0), (0, 76), (114, 76)]):
+        tiles.append(w("tile%d.png" % index))
+        photo.crop((x, y, x + 114, y + 76)).save(tiles[-1])
+    subprocess.run(["heif-enc", "-q", "85"] + tiles + ["-o", w("tiles.heic")], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "heif-grid.py"),
+                    w("tiles.heic"), out("heif", "b-grid-2x2.heic"), "2", "2", "226", "148"], check=True)
     # Cut short: half of each of three.
     for folder, name in (("webp", "b-lossy.webp"), ("heif", "b-q85.heic"), ("avif", "b-q.avif")):
         with open(out(folder, name), "rb") as f:
@@ -185,8 +194,14 @@ def tool_reference(path):
     else:
         command, tool = ["heif-convert", "--quiet", path, png], "heif-convert"
     result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # heif-convert numbers its outputs when a file holds several top-level images; the first is the primary.
-    outputs = [png] if os.path.exists(png) else sorted(glob.glob(os.path.join(work, "out-1.png")))
+    # heif-convert numbers its outputs (from 1) when a file holds several top-level images; heif-info lists
+    # them in the same order and marks the primary one.
+    outputs = [png] if os.path.exists(png) else []
+    if not outputs and tool == "heif-convert":
+        listing = subprocess.run(["heif-info", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode()
+        images = [line for line in listing.splitlines() if line.startswith("image:")]
+        primary = next((i + 1 for i, line in enumerate(images) if "primary" in line), 1)
+        outputs = glob.glob(os.path.join(work, "out-%d.png" % primary))
     if result.returncode != 0 or not outputs:
         raise RuntimeError("%s: %s" % (tool, result.stderr.decode(errors="replace").strip()[:100]))
     image = Image.open(outputs[0])
