@@ -6,8 +6,8 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case empty
     /// The bytes are not an image format the decoder reads.
     case unsupportedFormat
-    /// A JPEG or PNG of a kind the decoder does not read (a 12-bit JPEG,
-    /// say); the text names it.
+    /// An image of a kind the decoder does not read (a 12-bit JPEG, a GIF
+    /// on Linux, say); the text names it.
     case unsupportedVariant(String)
     /// The codec rejected the data.
     case corrupt(String)
