@@ -97,7 +97,10 @@ for file in "$work"/libheif-1.15.1/fuzzing/corpus/*.heic; do
 done
 cp "$work"/libwebp-1.2.4/examples/test.webp "$CACHE.new/webp/"
 # The helper that writes irot/imir boxes, for the HEIF battery.
-cc "$REPO/scripts/conformance/heif-orient.c" -lheif -o "$work/heif-orient"
+# The Swift toolchain's clang (a fresh Debian may have no cc), else cc.
+compiler="$(dirname "$(readlink -f "$(command -v swift || echo /nonexistent)")")/clang"
+[[ -x "$compiler" ]] || compiler=cc
+"$compiler" "$REPO/scripts/conformance/heif-orient.c" -lheif -o "$work/heif-orient"
 export HEIF_ORIENT="$work/heif-orient"
 
 # Debian's python3-pil is installed for the system interpreter, which may not be first on PATH.

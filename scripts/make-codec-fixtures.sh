@@ -69,7 +69,9 @@ quiet heif-enc -q 90 "$work"/tile0.png "$work"/tile1.png "$work"/tile2.png "$wor
 quiet /usr/bin/python3 "$REPO/scripts/conformance/heif-grid.py" "$work/tiles.heic" "$OUT/grid-2x2.heic" 2 2 120 100
 quiet heif-enc -q 90 "$work/alpha.png" -o "$OUT/alpha.heic"
 quiet heif-enc -q 90 -b 10 "$work/quad16.png" -o "$OUT/quad-10bit.heic"
-cc "$REPO/scripts/conformance/heif-orient.c" -lheif -o "$work/heif-orient"
+compiler="$(dirname "$(readlink -f "$(command -v swift || echo /nonexistent)")")/clang"   # the toolchain's, else cc
+[[ -x "$compiler" ]] || compiler=cc
+"$compiler" "$REPO/scripts/conformance/heif-orient.c" -lheif -o "$work/heif-orient"
 quiet "$work/heif-orient" "$work/quad.ppm" "$OUT/quad-irot.heic" 6
 # AVIF
 quiet avifenc --min 0 --max 10 "$work/quad.png" "$OUT/quad.avif"

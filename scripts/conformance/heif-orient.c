@@ -4,8 +4,8 @@
 //
 //   heif-orient IN.ppm OUT.heic EXIF_ORIENTATION
 //
-// Built by scripts/make-codec-fixtures.sh and scripts/fetch-conformance.sh:
-//   cc heif-orient.c -lheif -o heif-orient
+// Built by scripts/make-codec-fixtures.sh and scripts/fetch-conformance.sh
+// (with the Swift toolchain's clang):  clang heif-orient.c -lheif -o heif-orient
 #include <libheif/heif.h>
 #include <stdio.h>
 #include <stdlib.h>
