@@ -80,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pk_avif_info avif;
     if (pk_avif_read_info(data, size, 4000000, &avif, message, sizeof message) == PK_OK) {
         if (avif.orientation < 1 || avif.orientation > 8) abort();
+        if ((long long)avif.width * avif.height > 4000000) return 0;
         pk_fuzz_picture picture = { avif.width, avif.height, 0 };
         pk_avif_decode_rows(data, size, 4000000, avif.width, avif.height, pk_fuzz_sink, &picture, message, sizeof message);
     }

@@ -66,7 +66,10 @@ pk_status pk_avif_read_info(const uint8_t *data, size_t size, uint32_t max_pixel
     if (!data || !info) return PK_ERROR_ARGUMENT;
     memset(info, 0, sizeof *info);
     pk_status status;
-    avifDecoder *decoder = pk_avif_decoder(data, size, max_pixels, message, message_capacity, &status);
+    // The header is read with libavif's own (larger) limit, so that the caller can refuse a picture over
+    // its pixel limit by name; libavif reports its limit only as a parse failure.
+    (void)max_pixels;
+    avifDecoder *decoder = pk_avif_decoder(data, size, AVIF_DEFAULT_IMAGE_SIZE_LIMIT, message, message_capacity, &status);
     if (!decoder) return status;
     info->width = (int)decoder->image->width;
     info->height = (int)decoder->image->height;

@@ -24,6 +24,9 @@ static void pk_heif_say(char *message, size_t capacity, const char *text) {
 static pk_status pk_heif_status(struct heif_error error, char *message, size_t capacity) {
     if (error.code == heif_error_Ok) return PK_OK;
     pk_heif_say(message, capacity, error.message && error.message[0] ? error.message : "libheif failed");
+    // A picture past the size limit (the caller's pixel limit, per side), whatever code libheif files it
+    // under: refused, not out of memory.
+    if (error.subcode == heif_suberror_Security_limit_exceeded) return PK_ERROR_UNSUPPORTED;
     switch (error.code) {
     case heif_error_Memory_allocation_error: return PK_ERROR_NO_MEMORY;
     case heif_error_Unsupported_filetype:
@@ -32,8 +35,6 @@ static pk_status pk_heif_status(struct heif_error error, char *message, size_t c
     case heif_error_Usage_error: return PK_ERROR_ARGUMENT;
     case heif_error_Invalid_input:
         if (error.subcode == heif_suberror_End_of_data) return PK_ERROR_TRUNCATED;
-        // A picture past the size limit (the caller's pixel limit, per side): refused, not out of memory.
-        if (error.subcode == heif_suberror_Security_limit_exceeded) return PK_ERROR_UNSUPPORTED;
         return PK_ERROR_CORRUPT;
     default: return PK_ERROR_CORRUPT;
     }

@@ -70,6 +70,43 @@ struct CodecRobustnessTests {
         print("mutations: \(decoded) decoded, \(failed) failed typed")
     }
 
+    @Test func headersClaimingHugePicturesAreRefusedBeforeTheDecode() throws {
+        /// The file with its `ispe` (image spatial extents) box claiming `width × height`.
+        func claiming(_ name: String, _ width: UInt32, _ height: UInt32) throws -> Data {
+            var data = try F.data(name)
+            let ispe = try #require(data.firstRange(of: Data("ispe".utf8)))
+            let size = withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init)
+            data.replaceSubrange((ispe.upperBound + 4)..<(ispe.upperBound + 12), with: size)
+            return data
+        }
+        let size = try ThumbnailSize(width: 20, height: 20)
+        for name in ["quad.heic", "quad.avif"] {
+            // 256 megapixels: over the pixel limit, refused from the header.
+            #expect(throws: ImageDecodingError.tooLarge(width: 16_000, height: 16_000, limit: 200_000_000), "\(name)") {
+                try CodecImageDecoder().thumbnail(from: claiming(name, 16_000, 16_000), size: size)
+            }
+            // Within the limit but over the memory budget: refused before libheif or libavif allocates it.
+            let large = try claiming(name, 12_000, 12_000)
+            do {
+                _ = try CodecImageDecoder().thumbnail(from: large, size: size)
+                Issue.record("\(name) claiming 12000 × 12000 decoded")
+            } catch {
+                guard case .overBudget = error else { Issue.record("\(name): \(error)"); continue }
+            }
+        }
+        // Wider than libheif's size limit (the pixel limit, per side): libheif refuses it while reading the boxes.
+        var narrow = DecodingOptions()
+        narrow.maximumPixelCount = 5_000
+        let wide = try claiming("quad.heic", 6_000, 1)
+        do {
+            _ = try CodecImageDecoder(options: narrow).thumbnail(from: wide, size: size)
+            Issue.record("a HEIF wider than libheif's limit decoded")
+        } catch {
+            guard case .unsupportedVariant(let text) = error else { Issue.record("\(error)"); return }
+            #expect(text.lowercased().contains("security limit"), "\(text)")
+        }
+    }
+
     @Test func formatsNotReadAreNamed() throws {
         let size = try ThumbnailSize(width: 10, height: 10)
         let cases: [(Data, String)] = [

@@ -193,8 +193,10 @@ typedef struct {
     int orientation;
 } pk_avif_info;
 
-/// Reads an AVIF's boxes (no pixel is decoded). Pictures of more than
-/// `max_pixels` pixels (libavif's own limit, set to it) fail.
+/// Reads an AVIF's boxes (no pixel is decoded), with libavif's default
+/// size limit (16384 × 16384 pixels), so the caller can check its own,
+/// smaller limit and say so; `max_pixels` is for pk_avif_decode_rows, which
+/// sets libavif's limit to it.
 pk_status pk_avif_read_info(const uint8_t *data, size_t size, uint32_t max_pixels, pk_avif_info *info,
                             char *message, size_t message_capacity);
 
