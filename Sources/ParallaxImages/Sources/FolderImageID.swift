@@ -52,6 +52,20 @@ enum FolderImageID {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The ID spelling of the file named `name` in the folder spelled
+    /// `prefix` (UTF-8, with its trailing `/`, empty for the root).
+    ///
+    /// Complexity: O(length of the path); one allocation for a plain name.
+    static func path(prefix: [UInt8], name: ArraySlice<UInt8>) -> String {
+        guard !name.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: prefix, as: UTF8.self) + component(name)
+        }
+        return String(unsafeUninitializedCapacity: prefix.count + name.count) { buffer in
+            let afterPrefix = buffer.initialize(from: prefix).1
+            return afterPrefix + UnsafeMutableBufferPointer(rebasing: buffer[afterPrefix...]).initialize(from: name).1
+        }
+    }
+
     /// The ID of the file at the relative path `components` (each a file
     /// name's bytes).
     static func id(components: [[UInt8]]) -> ImageID {

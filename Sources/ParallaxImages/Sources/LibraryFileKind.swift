@@ -12,6 +12,30 @@ enum LibraryFileKind: Equatable {
     /// Video extensions phones and cameras write (lower case).
     static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "avi", "mkv", "3gp", "webm", "mts", "m2ts", "mpg", "mpeg", "wmv"]
 
+    /// Kinds by extension, remembered: a library has a handful of
+    /// extensions and hundreds of thousands of files, so each extension is
+    /// decided once per walk (``LibraryFileKind/init(fileName:)``), then
+    /// found by its bytes packed into an integer.
+    struct Classifier {
+        private var known: [UInt64: LibraryFileKind] = [:]
+
+        /// The kind of the file named `name`, as ``LibraryFileKind/init(fileName:)`` says.
+        ///
+        /// Complexity: O(length of the extension), no allocation once the extension is known.
+        mutating func kind(ofFileNamed name: ArraySlice<UInt8>) -> LibraryFileKind {
+            guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
+                  name.endIndex - dot - 1 <= 8, dot + 1 < name.endIndex else { return LibraryFileKind(fileName: name) }
+            var key: UInt64 = 0
+            for byte in name[(dot + 1)...] {
+                key = key << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
+            if let kind = known[key] { return kind }
+            let kind = LibraryFileKind(fileName: name)
+            known[key] = kind
+            return kind
+        }
+    }
+
     /// The kind of the file named `name` (bytes, any encoding):
     /// ``ImageFormat/init(fileExtension:)`` decides what is a photo.
     ///

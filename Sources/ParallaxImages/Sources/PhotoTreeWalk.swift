@@ -68,7 +68,7 @@ struct PhotoTreeWalk {
     func run(isCancelled: @escaping () -> Bool,
              emit: @escaping ([ListedPhoto]) -> Void) -> Result<FolderScan.Report, ImageSourceError> {
         var state = State(walk: self, isCancelled: isCancelled, emit: emit)
-        let descriptor = open(Self.cPath(root), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Self.openFolder(root)
         guard descriptor >= 0 else {
             let path = String(decoding: root, as: UTF8.self)
             return .failure(.unavailable("the photo folder \(path) cannot be read: \(String(cString: strerror(errno)))"))
@@ -96,17 +96,17 @@ struct PhotoTreeWalk {
 }
 
 extension PhotoTreeWalk {
-    /// A folder being listed: its entries, read and sorted, and where the walk is in them.
     #if canImport(Darwin)
     private typealias DirectoryStream = UnsafeMutablePointer<DIR>
     #else
     private typealias DirectoryStream = OpaquePointer
     #endif
 
+    /// A folder being listed: its entries, read and sorted, and where the walk is in them.
     private struct Folder {
         let stream: DirectoryStream
-        /// The folder's path as photo IDs spell it, with a trailing `/` (empty for the root).
-        let prefix: String
+        /// The folder's path as photo IDs spell it (UTF-8), with a trailing `/` (empty for the root).
+        let prefix: [UInt8]
         let realPath: [UInt8]
         let depth: Int
         /// Every entry's name, each followed by a NUL.
@@ -115,6 +115,21 @@ extension PhotoTreeWalk {
         var next = 0
 
         var descriptor: Int32 { dirfd(stream) }
+
+        /// The bytes of `entry`'s name.
+        func name(_ entry: Entry) -> ArraySlice<UInt8> { names[entry.start..<(entry.start + entry.count)] }
+
+        /// The path of `entry` as photo IDs spell it.
+        func path(_ entry: Entry) -> String {
+            String(decoding: prefix, as: UTF8.self) + FolderImageID.component(name(entry))
+        }
+
+        /// Runs `body` with `entry`'s name as a C string.
+        func withName<R>(_ entry: Entry, _ body: (UnsafePointer<CChar>) -> R) -> R {
+            names.withUnsafeBufferPointer { base in
+                body(UnsafeRawPointer(base.baseAddress! + entry.start).assumingMemoryBound(to: CChar.self))
+            }
+        }
     }
 
     private struct Entry {
@@ -145,6 +160,7 @@ extension PhotoTreeWalk {
         var stack: [Folder] = []
         var visited: Set<FolderKey> = []
         var deferredLinks: [DeferredLink] = []
+        var kinds = LibraryFileKind.Classifier()
         var pending: [ListedPhoto] = []
         var handedOut = 0
         var stopped = false
@@ -161,22 +177,29 @@ extension PhotoTreeWalk {
         /// Reads the open folder `descriptor` (taking it) and puts it on the stack,
         /// unless it was listed already.
         mutating func enter(_ descriptor: Int32, path: String, realPath: [UInt8], depth: Int) {
+            guard let folder = readFolder(descriptor, path: path, realPath: realPath, depth: depth) else { return }
+            stack.append(folder)
+        }
+
+        /// The folder `descriptor` (taken), read and sorted, or `nil` (reported) when it
+        /// was listed already or cannot be read.
+        private mutating func readFolder(_ descriptor: Int32, path: String, realPath: [UInt8], depth: Int) -> Folder? {
             var status = stat()
             guard fstat(descriptor, &status) == 0 else {
                 close(descriptor)
                 report.record(.init(path: path, kind: .unreadableFolder(String(cString: strerror(errno)))))
-                return
+                return nil
             }
             guard visited.insert(FolderKey(device: UInt64(truncatingIfNeeded: status.st_dev),
-                                                 inode: UInt64(truncatingIfNeeded: status.st_ino))).inserted else {
+                                           inode: UInt64(truncatingIfNeeded: status.st_ino))).inserted else {
                 close(descriptor)
                 report.record(.init(path: path, kind: .linkToListedFolder))
-                return
+                return nil
             }
             guard let stream = fdopendir(descriptor) else {
                 close(descriptor)
                 report.record(.init(path: path, kind: .unreadableFolder(String(cString: strerror(errno)))))
-                return
+                return nil
             }
             if isCancelled() { stopped = true }
             report.folderCount += 1
@@ -197,27 +220,31 @@ extension PhotoTreeWalk {
                     return order != 0 ? order < 0 : a.count < b.count
                 }
             }
-            stack.append(Folder(stream: stream, prefix: path.isEmpty ? "" : path + "/", realPath: realPath,
-                                depth: depth, names: names, entries: entries))
+            return Folder(stream: stream, prefix: path.isEmpty ? [] : Array(path.utf8) + [UInt8(ascii: "/")],
+                          realPath: realPath, depth: depth, names: names, entries: entries)
         }
 
-        /// Takes entries off the top folder until the stack is empty or the walk stops.
+        /// Walks the folders on the stack, depth first, until none is left or the walk stops.
         mutating func walkStack() {
-            while !stack.isEmpty {
-                let top = stack.count - 1
-                guard !stopped, stack[top].next < stack[top].entries.count else {
-                    closedir(stack.removeLast().stream)
-                    continue
+            while var folder = stack.popLast() {
+                var child: Folder?
+                while child == nil, !stopped, folder.next < folder.entries.count {
+                    let entry = folder.entries[folder.next]
+                    folder.next += 1
+                    child = visit(entry, in: folder)
                 }
-                let entry = stack[top].entries[stack[top].next]
-                stack[top].next += 1
-                visit(entry, in: stack[top])
+                if let child {
+                    stack.append(folder)
+                    stack.append(child)
+                } else {
+                    closedir(folder.stream)
+                }
             }
         }
 
         /// Follows a deferred link to a folder, unless that folder was walked by then.
         mutating func follow(_ link: DeferredLink) {
-            let descriptor = open(PhotoTreeWalk.cPath(link.realPath), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let descriptor = PhotoTreeWalk.openFolder(link.realPath)
             guard descriptor >= 0 else {
                 report.record(.init(path: link.path, kind: .unreadableFolder(String(cString: strerror(errno)))))
                 return
@@ -227,74 +254,73 @@ extension PhotoTreeWalk {
 
         // MARK: Entries
 
-        private mutating func visit(_ entry: Entry, in folder: Folder) {
+        /// Takes one entry of `folder`; returns the subfolder to walk next, if it is one.
+        private mutating func visit(_ entry: Entry, in folder: Folder) -> Folder? {
             switch Int32(entry.type) {
             case Int32(DT_REG): file(entry, in: folder, status: nil)
-            case Int32(DT_DIR): subfolder(entry, in: folder)
+            case Int32(DT_DIR): return subfolder(entry, in: folder)
             case Int32(DT_LNK): link(entry, in: folder)
             case Int32(DT_UNKNOWN):
                 var status = stat()
-                guard withName(entry, in: folder, { fstatat(folder.descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else { return }
+                guard folder.withName(entry, { fstatat(folder.descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else { return nil }
                 switch status.st_mode & S_IFMT {
                 case S_IFREG: file(entry, in: folder, status: status)
-                case S_IFDIR: subfolder(entry, in: folder)
+                case S_IFDIR: return subfolder(entry, in: folder)
                 case S_IFLNK: link(entry, in: folder)
                 default: report.otherFileCount += 1
                 }
             default: report.otherFileCount += 1                              // pipes, sockets, devices
             }
+            return nil
         }
 
         private mutating func file(_ entry: Entry, in folder: Folder, status known: stat?) {
-            let name = folder.names[entry.start..<(entry.start + entry.count)]
-            switch LibraryFileKind(fileName: name) {
+            switch kinds.kind(ofFileNamed: folder.name(entry)) {
             case .video: report.videoCount += 1
             case .other: report.otherFileCount += 1
             case .photo:
-                let path = folder.prefix + FolderImageID.component(name)
                 guard report.photoCount < walk.maximumPhotoCount else {
-                    report.record(.init(path: path, kind: .tooManyPhotos(limit: walk.maximumPhotoCount)))
+                    report.record(.init(path: folder.path(entry), kind: .tooManyPhotos(limit: walk.maximumPhotoCount)))
                     stopped = true
                     return
                 }
                 var status = known
                 if status == nil, walk.readsFileStatus {
                     var read = stat()
-                    guard withName(entry, in: folder, { fstatat(folder.descriptor, $0, &read, AT_SYMLINK_NOFOLLOW) }) == 0,
+                    guard folder.withName(entry, { fstatat(folder.descriptor, $0, &read, AT_SYMLINK_NOFOLLOW) }) == 0,
                           read.st_mode & S_IFMT == S_IFREG else { return }            // gone since the listing
                     status = read
                 }
                 report.photoCount += 1
-                pending.append(Self.photo(ImageID(path), inode: entry.inode, status: walk.readsFileStatus ? status : nil))
+                let id = ImageID(FolderImageID.path(prefix: folder.prefix, name: folder.name(entry)))
+                pending.append(Self.photo(id, inode: entry.inode, status: walk.readsFileStatus ? status : nil))
                 if pending.count >= (handedOut == 0 ? walk.firstBatchSize : walk.batchSize) { flush() }
             }
         }
 
-        private mutating func subfolder(_ entry: Entry, in folder: Folder) {
-            let path = folder.prefix + FolderImageID.component(folder.names[entry.start..<(entry.start + entry.count)])
+        private mutating func subfolder(_ entry: Entry, in folder: Folder) -> Folder? {
+            let path = folder.path(entry)
             guard folder.depth < walk.maximumDepth else {
                 report.record(.init(path: path, kind: .tooDeep(limit: walk.maximumDepth)))
-                return
+                return nil
             }
             walk.hooks.beforeOpeningFolder?(path)
-            let descriptor = withName(entry, in: folder) {
+            let descriptor = folder.withName(entry) {
                 openat(folder.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             guard descriptor >= 0 else {
                 report.record(.init(path: path, kind: .unreadableFolder(String(cString: strerror(errno)))))
-                return
+                return nil
             }
-            enter(descriptor, path: path, realPath: folder.realPath + [UInt8(ascii: "/")] + folder.names[entry.start..<(entry.start + entry.count)],
-                  depth: folder.depth + 1)
+            return readFolder(descriptor, path: path, realPath: folder.realPath + [UInt8(ascii: "/")] + folder.name(entry),
+                        depth: folder.depth + 1)
         }
 
         private mutating func link(_ entry: Entry, in folder: Folder) {
-            let name = folder.names[entry.start..<(entry.start + entry.count)]
-            let path = folder.prefix + FolderImageID.component(name)
+            let path = folder.path(entry)
             var status = stat()
-            let linkPath = folder.realPath + [UInt8(ascii: "/")] + name
-            guard withName(entry, in: folder, { fstatat(folder.descriptor, $0, &status, 0) }) == 0,
-                  let target = PhotoTreeWalk.realPath(linkPath) else {
+            guard folder.withName(entry, { fstatat(folder.descriptor, $0, &status, 0) }) == 0,
+                  let target = PhotoTreeWalk.realPath(folder.realPath + [UInt8(ascii: "/")] + folder.name(entry)) else {
                 report.record(.init(path: path, kind: .danglingLink))
                 return
             }
@@ -335,14 +361,6 @@ extension PhotoTreeWalk {
             walk.hooks.afterBatch?(handedOut)
         }
 
-        // MARK: Helpers
-
-        private func withName<R>(_ entry: Entry, in folder: Folder, _ body: (UnsafePointer<CChar>) -> R) -> R {
-            folder.names.withUnsafeBufferPointer { base in
-                body(UnsafeRawPointer(base.baseAddress! + entry.start).assumingMemoryBound(to: CChar.self))
-            }
-        }
-
         private static func photo(_ id: ImageID, inode: UInt64, status: stat?) -> ListedPhoto {
             guard let status else { return ListedPhoto(id: id, inode: inode) }
             #if canImport(Darwin)
@@ -357,6 +375,11 @@ extension PhotoTreeWalk {
 }
 
 extension PhotoTreeWalk {
+    /// Opens the folder at the absolute path `path` for reading its entries.
+    static func openFolder(_ path: [UInt8]) -> Int32 {
+        open(cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+
     /// The real path of `path` (links and `..` resolved), or `nil` when it leads nowhere.
     static func realPath(_ path: [UInt8]) -> [UInt8]? {
         guard let resolved = realpath(PhotoTreeWalk.cPath(path), nil) else { return nil }
