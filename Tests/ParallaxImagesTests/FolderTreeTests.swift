@@ -65,7 +65,7 @@ struct FolderTreeTests {
         let scanned = try #require(report)
         #expect(scanned.photoCount == 11 && scanned.videoCount == 3 && scanned.otherFileCount == 4)
         #expect(scanned.notShownSummary == "3 videos and 4 other files not shown")
-        #expect(scanned.problems.isEmpty && scanned.isComplete)
+        #expect(scanned.problems.isEmpty && scanned.isComplete && scanned.isInTreeOrder)
         // Each photo carries the file's status, exactly what fingerprint(for:) says of it.
         for photo in listed {
             #expect(photo.size == 3)
@@ -77,6 +77,24 @@ struct FolderTreeTests {
         #expect(bare.map(\.id) == expected && bare.allSatisfy { $0.size == nil && $0.fingerprint == nil })
         #expect(bare.map(\.inode) == listed.map(\.inode))
         #expect(FolderScan.Report().notShownSummary == nil)
+    }
+
+    @Test func aFileIsAPhotoAVideoOrSomethingElseByItsExtensionInAnyCase() {
+        var classifier = LibraryFileKind.Classifier()
+        let expected: [(String, LibraryFileKind)] = [
+            ("a.JPG", .photo), ("b.jpeg", .photo), ("c.Jpe", .photo), ("d.png", .photo), ("IMG_1.HEIC", .photo), ("e.heif", .photo),
+            ("f.HIF", .photo), ("g.avif", .photo), ("h.WebP", .photo), ("clip.MOV", .video), ("v.mp4", .video), ("v.M4V", .video),
+            ("v.avi", .video), ("v.mkv", .video), ("v.3gp", .video), ("v.webm", .video), ("v.MTS", .video), ("v.m2ts", .video),
+            ("v.mpg", .video), ("v.mpeg", .video), ("v.wmv", .video), ("IMG_1.AAE", .other), ("a.xmp", .other), ("a.THM", .other),
+            ("notes.txt", .other), ("README", .other), ("jpg", .other), ("a.", .other), ("a.jpg.txt", .other), ("a.txt.jpg", .photo),
+            ("a.verylongextension", .other), ("caf\u{E9}.jpg", .photo),
+        ]
+        for _ in 0..<2 {                                                  // decided, then remembered
+            for (name, kind) in expected {
+                #expect(classifier.kind(ofFileNamed: ArraySlice(name.utf8)) == kind, "\(name)")
+                #expect(LibraryFileKind(fileName: Array(name.utf8)) == kind, "\(name)")
+            }
+        }
     }
 
     @Test func linksAreFollowedOnceAndNeverOutOfTheFolder() async throws {
@@ -109,7 +127,7 @@ struct FolderTreeTests {
             .init(path: "favourites", kind: .linkToListedFolder), .init(path: "gone", kind: .danglingLink),
             .init(path: "gone.jpg", kind: .danglingLink), .init(path: "outside.jpg", kind: .linkOutsideFolder),
         ])
-        #expect(problems.count == 8 && report?.isComplete == true)
+        #expect(problems.count == 8 && report?.isComplete == true && report?.isInTreeOrder == false)
         #expect(problems.first { $0.path == "elsewhere" }?.description == "elsewhere: a link out of the photo folder, not followed")
         // Reading follows what the listing follows, and refuses what it does not.
         #expect(try await source.data(for: "cover.jpg") == jpeg)

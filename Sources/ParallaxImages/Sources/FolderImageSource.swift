@@ -65,17 +65,16 @@ public struct FolderImageSource: ImageSource {
     ///   when the folder does not exist or cannot be read.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         var ids: [ImageID] = []
+        var inOrder = true
         for await event in scan(readingFileStatus: false) {
             switch event {
             case .photos(let photos): ids.append(contentsOf: photos.lazy.map(\.id))
-            case .finished: break
+            case .finished(let report): inOrder = report.isInTreeOrder
             case .failed(let error): throw error
             }
         }
         // In tree order already, unless links to folders added photos at the end.
-        if zip(ids, ids.dropFirst()).contains(where: { FolderImageID.precedes($1, $0) }) {
-            ids.sort(by: FolderImageID.precedes)
-        }
+        if !inOrder { ids.sort(by: FolderImageID.precedes) }
         return ids
     }
 

@@ -30,6 +30,11 @@ public enum FolderScan {
         /// Whether every folder was read: `false` when a limit stopped the
         /// walk or a folder could not be read (see ``problems``).
         public var isComplete = true
+        /// Whether the batches came in tree order (folder by folder, names
+        /// by their bytes, as ``FolderImageSource/imageIDs()`` returns
+        /// them): `false` when photos reached only through a link to a
+        /// folder came after the rest.
+        public var isInTreeOrder = true
 
         /// How many problems a report keeps (it counts them all).
         public static let maximumProblemsKept = 1_000

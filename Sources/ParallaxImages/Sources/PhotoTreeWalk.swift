@@ -80,8 +80,10 @@ struct PhotoTreeWalk {
         while next < state.deferredLinks.count, !state.stopped {
             let link = state.deferredLinks[next]
             next += 1
+            let before = state.report.photoCount
             state.follow(link)
             state.walkStack()
+            if state.report.photoCount > before { state.report.isInTreeOrder = false }
         }
         state.flush()
         state.report.photoCount = state.handedOut                      // less than found, when the consumer stopped
