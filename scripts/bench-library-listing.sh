@@ -8,11 +8,13 @@
 #   scripts/bench-library-listing.sh [COUNT...]   (default 3000 30000 100000 300000)
 #
 # Modes of the `library-listing` tool (Benchmarks/Tools/LibraryListing):
-#   scan         FolderImageSource.scan(readingFileStatus: false): IDs, inodes
+#   scan         FolderImageSource.scan(readingFileStatus: false): IDs, inodes;
+#                against `find DIR -type f | wc -l`
 #   scan-status  FolderImageSource.scan(): also each photo's size and mtime
-#   ids          FolderImageSource.imageIDs(): the whole sorted list
+#                (a stat per photo); against find printing size, mtime, inode
+#   ids          FolderImageSource.imageIDs(): the whole list, kept
 # "first batch" is when scan-status handed out its first photos, from the
-# start of main (what a first screen waits for).
+# start of main (what a first screen waits for; median of the rounds).
 #
 # Trees: ${LIBRARY_TREES:-${TMPDIR:-/tmp}/parallaxkit-library}/COUNT, kept
 # between runs. Photos: ${PHOTO_CACHE:-<repo>/.cache/photos}.
@@ -30,42 +32,57 @@ source scripts/lib/baseline-tool.sh
 TOOL="$(current_tool library-listing)"
 
 mkdir -p "$TREES"
-now() { date +%s%N; }
-# Milliseconds one run of the command takes (output discarded).
-time_ms() {
-    local start end
-    start=$(now)
-    "$@" >/dev/null
-    end=$(now)
-    echo $(((end - start) / 1000000))
+# "WALL CPU" in milliseconds for one run of the command (output discarded):
+# wall-clock time, and user + system time of the process and its children.
+# On a machine shared with other work the wall time includes waiting for a
+# core; the CPU time does not.
+measure() {
+    /usr/bin/python3 -c '
+import resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(round(wall * 1000), round((usage.ru_utime + usage.ru_stime) * 1000))
+' "$@"
 }
-find_count() { find "$1" -type f | wc -l; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }'; }
+# Median wall and CPU times of a list of "WALL CPU" pairs, as "WALL CPU".
+medians() {
+    local walls=() cpus=() pair
+    for pair in "$@"; do walls+=("${pair%% *}"); cpus+=("${pair##* }"); done
+    echo "$(median "${walls[@]}") $(median "${cpus[@]}")"
+}
 
-echo "| photos | files (find) | folders | find -type f \\| wc -l | scan | scan + status | imageIDs() | scan ÷ find | scan + status ÷ find | first batch |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "Wall-clock time, then CPU time (user + system) in parentheses; each the median of $ROUNDS fresh processes, warm page cache."
+echo
+echo "| photos | files | folders | \`find -type f \| wc -l\` | scan | ÷ find | \`find -printf '%s %T@ %i'\` | scan + status | ÷ find -printf | imageIDs() | first batch |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for count in "${COUNTS[@]}"; do
     tree="$TREES/$count"
     scripts/make-library-tree.sh "$PHOTOS" "$tree" "$count" 2>/dev/null
-    files=$(find_count "$tree")
-    # Warm the page cache (dentries and inodes) for both.
-    find_count "$tree" >/dev/null
+    files=$(find "$tree" -type f | wc -l)                              # also warms the page cache
     summary=$("$TOOL" scan-status "$tree")
     listed=$(awk '{ print $2 }' <<<"$summary")
     folders=$(awk '{ print $8 }' <<<"$summary")
     [[ "$listed" == "$count" ]] || { echo "library-listing found $listed photos in $tree, not $count" >&2; exit 1; }
-    finds=() scans=() statuses=() ids=() firsts=()
+    finds=() printfs=() scans=() statuses=() ids=() firsts=()
     for _ in $(seq "$ROUNDS"); do
-        finds+=("$(time_ms find_count "$tree")")
-        scans+=("$(time_ms "$TOOL" scan "$tree")")
-        statuses+=("$(time_ms "$TOOL" scan-status "$tree")")
-        ids+=("$(time_ms "$TOOL" ids "$tree")")
+        finds+=("$(measure sh -c 'find "$1" -type f | wc -l' sh "$tree")")
+        scans+=("$(measure "$TOOL" scan "$tree")")
+        printfs+=("$(measure sh -c 'find "$1" -type f -printf "%s %T@ %i\n" | wc -l' sh "$tree")")
+        statuses+=("$(measure "$TOOL" scan-status "$tree")")
+        ids+=("$(measure "$TOOL" ids "$tree")")
         firsts+=("$("$TOOL" scan-status "$tree" | awk '{ print $12 }')")
     done
-    f=$(median "${finds[@]}") s=$(median "${scans[@]}") st=$(median "${statuses[@]}") i=$(median "${ids[@]}")
+    read -r fw fc <<<"$(medians "${finds[@]}")"
+    read -r sw sc <<<"$(medians "${scans[@]}")"
+    read -r pw pc <<<"$(medians "${printfs[@]}")"
+    read -r tw tc <<<"$(medians "${statuses[@]}")"
+    read -r iw ic <<<"$(medians "${ids[@]}")"
     first=$(printf '%s\n' "${firsts[@]}" | sort -g | sed -n 2p)
-    echo "| $count | $files | $folders | $f ms | $s ms | $st ms | $i ms | $(ratio "$s" "$f") | $(ratio "$st" "$f") | $first ms |"
+    echo "| $count | $files | $folders | $fw ms ($fc) | $sw ms ($sc) | $(ratio "$sw" "$fw") ($(ratio "$sc" "$fc")) | $pw ms ($pc) | $tw ms ($tc) | $(ratio "$tw" "$pw") ($(ratio "$tc" "$pc")) | $iw ms ($ic) | $first ms |"
 done
 echo
-echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(uname -sr)."
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(uname -sr)."
