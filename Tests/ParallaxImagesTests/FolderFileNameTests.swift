@@ -63,4 +63,13 @@ struct FolderFileNameTests {
         #expect(FolderImageSource.displayName(of: "2024/caf%E9.jpg") == "caf\u{FFFD}.jpg")
         #expect(FolderImageSource.displayName(of: "2024/06 trip/IMG_1.jpg") == "IMG_1.jpg")
     }
+
+    @Test func treeOrderKeepsAFoldersPhotosTogetherAndComparesTheNamesBytes() {
+        let ordered: [ImageID] = ["100%25.jpg", "100.jpg", "2023/x.jpg", "2024/06/a.jpg", "2024/06 trip/a.jpg", "2024/06-trip/a.jpg",
+                                  "2024/a.jpg", "a/c.jpg", "a b/c.jpg", "a.jpg", "café.jpg", "caf%E9.jpg", "%FF.jpg"]
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            #expect(ordered.shuffled(using: &rng).sorted(by: FolderImageID.precedes) == ordered)
+        }
+    }
 }

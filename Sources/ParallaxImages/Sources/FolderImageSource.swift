@@ -62,19 +62,21 @@ public struct FolderImageSource: ImageSource {
     /// without the files' status; folders that cannot be read are left out
     /// (a scan reports them).
     /// - Throws: ``ImageSourceError/unavailable(_:)`` with a clear message
-    ///   when the folder does not exist or cannot be read.
+    ///   when the folder does not exist or cannot be read;
+    ///   ``ImageSourceError/cancelled`` when the task is cancelled first.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         var ids: [ImageID] = []
-        var inOrder = true
+        var finished: FolderScan.Report?
         for await event in scan(readingFileStatus: false) {
             switch event {
             case .photos(let photos): ids.append(contentsOf: photos.lazy.map(\.id))
-            case .finished(let report): inOrder = report.isInTreeOrder
+            case .finished(let report): finished = report
             case .failed(let error): throw error
             }
         }
+        guard let finished else { throw .cancelled }
         // In tree order already, unless links to folders added photos at the end.
-        if !inOrder { ids.sort(by: FolderImageID.precedes) }
+        if !finished.isInTreeOrder { ids.sort(by: FolderImageID.precedes) }
         return ids
     }
 

@@ -92,6 +92,7 @@ struct PhotoTreeWalk {
         return .success(state.report)
     }
 
+    /// `bytes` as a NUL-terminated C path.
     static func cPath(_ bytes: [UInt8]) -> [CChar] {
         (bytes + [0]).map { CChar(bitPattern: $0) }
     }
