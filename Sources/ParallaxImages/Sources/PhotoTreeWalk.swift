@@ -108,6 +108,8 @@ extension PhotoTreeWalk {
     /// A folder being listed: its entries, read and sorted, and where the walk is in them.
     private struct Folder {
         let stream: DirectoryStream
+        /// The stream's descriptor (kept rather than asked of `dirfd`, a macro on some systems).
+        let descriptor: Int32
         /// The folder's path as photo IDs spell it (UTF-8), with a trailing `/` (empty for the root).
         let prefix: [UInt8]
         let realPath: [UInt8]
@@ -116,8 +118,6 @@ extension PhotoTreeWalk {
         let names: [UInt8]
         let entries: [Entry]
         var next = 0
-
-        var descriptor: Int32 { dirfd(stream) }
 
         /// The bytes of `entry`'s name.
         func name(_ entry: Entry) -> ArraySlice<UInt8> { names[entry.start..<(entry.start + entry.count)] }
@@ -223,7 +223,7 @@ extension PhotoTreeWalk {
                     return order != 0 ? order < 0 : a.count < b.count
                 }
             }
-            return Folder(stream: stream, prefix: path.isEmpty ? [] : Array(path.utf8) + [UInt8(ascii: "/")],
+            return Folder(stream: stream, descriptor: descriptor, prefix: path.isEmpty ? [] : Array(path.utf8) + [UInt8(ascii: "/")],
                           realPath: realPath, depth: depth, names: names, entries: entries)
         }
 
