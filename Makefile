@@ -81,13 +81,14 @@ fuzz: deps
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
 ## the layout suites, thumbnails from real photos against libvips, the
 ## decoder's memory on hostile files against a baseline, image indexes from
-## hostile servers against a baseline, the HTTP transport against nginx, and
-## the gallery's sessions.
+## hostile servers against a baseline, a photo tree's listing against find,
+## the HTTP transport against nginx, and the gallery's sessions.
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
 	scripts/bench-hostile.sh
 	scripts/bench-index.sh
+	scripts/bench-library-listing.sh
 	scripts/bench-transport.sh
 	scripts/bench-gallery.sh
 
