@@ -5,9 +5,10 @@ SWIFT ?= swift
 # The apps (gallery, demo) are a package of their own beside the library.
 APPS := --package-path Apps
 # System packages the build and tests need: the codecs, SDL for the gallery,
-# Xvfb for its window tests, and for the decoder's conformance corpus curl,
-# Pillow (the reference decoder) and libjpeg-turbo's cjpeg/jpegtran.
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
+# SQLite for its library index, Xvfb for its window tests, and for the
+# decoder's conformance corpus curl, Pillow (the reference decoder) and
+# libjpeg-turbo's cjpeg/jpegtran.
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev libsqlite3-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs
 
 .PHONY: run demo test test-library test-apps bench deps build clean media check-apple fuzz docs
