@@ -1,8 +1,8 @@
 /// The index file's layout, and the statements the index runs on it.
 ///
 /// One table of photos keyed by ID (`WITHOUT ROWID`: the ID is the key, and
-/// a row is small) and a one-row table naming the library root the IDs are
-/// relative to. The file says it is ours with `application_id` and which
+/// a row is small), an index that keeps them in date order, and a one-row
+/// table naming the library root the IDs are relative to. The file says it is ours with `application_id` and which
 /// layout it has with `user_version`; a file whose layout this build does
 /// not know is rebuilt, not migrated (it is a cache of the file system,
 /// re-read in seconds).
@@ -34,6 +34,11 @@ enum IndexSchema {
             capture_date_has_offset INTEGER,
             preview_hash BLOB
         ) WITHOUT ROWID;
+        CREATE INDEX photo_by_date ON photo (
+            coalesce(capture_date, mtime_ns / 1000000000.0) DESC, id,
+            size, mtime_ns, inode, has_metadata, width, height, orientation, format,
+            capture_date, capture_date_source, capture_date_has_offset, preview_hash
+        );
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
@@ -68,12 +73,20 @@ enum IndexSchema {
 
     static let delete = "DELETE FROM photo WHERE id = ?1"
 
-    /// Every record, newest first. The division is the same IEEE one as
-    /// `FileStamp.modificationSeconds`, so both sides agree on the order.
+    /// Every record, newest first: by capture date, or file time until the
+    /// date is known, then by ID (`BINARY`, UTF-8 byte order). The division
+    /// is the same IEEE one as `FileStamp.modificationSeconds`, so Swift and
+    /// SQLite agree on the order.
+    ///
+    /// `photo_by_date` holds every column in this order, so the query is one
+    /// pass through it, without a sort or a lookup: the sort is paid a row
+    /// at a time as rows are written (twice the file, 16 MB for 100,000
+    /// photos), not all at once on a launch. Sorting at read time costs
+    /// more than reading.
     static let selectAll = """
         SELECT id, size, mtime_ns, inode, has_metadata, width, height, orientation, format,
             capture_date, capture_date_source, capture_date_has_offset, preview_hash
-        FROM photo
+        FROM photo INDEXED BY photo_by_date
         ORDER BY coalesce(capture_date, mtime_ns / 1000000000.0) DESC, id ASC
         """
 

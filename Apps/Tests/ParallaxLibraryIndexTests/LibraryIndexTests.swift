@@ -19,6 +19,11 @@ struct LibraryIndexTests {
         #expect(try connection.text("PRAGMA journal_mode") == "wal")
         #expect(try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('photo', 'library')") == 2)
         #expect(try connection.text(IndexSchema.selectRoot) == IndexFile.realPath(of: scratch.root))
+        // Records are read in date order straight from the covering index: no sort, no lookup.
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + IndexSchema.selectAll)
+        var steps: [String] = []
+        while try plan.step() { steps.append(plan.text(3) ?? "") }
+        #expect(steps == ["SCAN photo USING COVERING INDEX photo_by_date"])
 
         try await index.upsert([Fixtures.file(1)])
         let again = try scratch.open()
@@ -125,6 +130,30 @@ struct LibraryIndexTests {
         #expect(records.count == files.count)
         #expect(records == records.sorted(by: LibraryRecord.precedes))
         #expect(records.first!.sortDate >= records.last!.sortDate)
+    }
+
+    @Test func deliversRecordsInBatchesAsTheyAreRead() async throws {
+        let scratch = try ScratchFolder()
+        let index = try scratch.open()
+        let batches = Batches()
+        try await index.records(batchSize: 7) { batches.append($0) }
+        #expect(batches.all.map(\.count) == [0])
+        try await index.upsert((0..<50).map { Fixtures.file($0) })
+        batches.all = []
+        try await index.records(batchSize: 7) { batches.append($0) }
+        #expect(batches.all.map(\.count) == [7, 7, 7, 7, 7, 7, 7, 1])
+        #expect(Array(batches.all.joined()) == (try await index.records()))
+    }
+
+    /// What `records(batchSize:_:)` delivered.
+    final class Batches: @unchecked Sendable {
+        private let lock = NSLock()
+        private var batches: [[LibraryRecord]] = []
+        var all: [[LibraryRecord]] {
+            get { lock.withLock { batches } }
+            set { lock.withLock { batches = newValue } }
+        }
+        func append(_ batch: [LibraryRecord]) { lock.withLock { batches.append(batch) } }
     }
 
     @Test func placesAnUnreadPhotoAtItsFileTimeAmongDatedOnes() async throws {
