@@ -17,6 +17,7 @@
 //   transport-measure  its figures against nginx (scripts/measure-transport.sh)
 //   ParallaxLibraryIndex a photo library's index on disk (SQLite, the
 //                      system's libsqlite3): what a second launch shows first
+//   library-index-measure its figures at 100,000 photos (release build, by hand)
 //
 // Apart from ParallaxImagesHTTP nothing here is a library product: the
 // modules share what they need with `package` access. Run from the repository root with `make run` (the

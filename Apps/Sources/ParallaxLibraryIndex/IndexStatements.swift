@@ -54,8 +54,8 @@ final class IndexStatements {
         var record = LibraryRecord(id: ImageID(row.text(0) ?? ""), stamp: stamp)
         if row.int64(4) != 0 {
             var header: ImageHeader?
-            if !row.isNull(5), !row.isNull(6), let orientation = ImageOrientation(rawValue: Int(row.int64(7))),
-               let format = row.text(8).flatMap(ImageFormat.init(rawValue:)) {
+            // Orientation, width, height and format are written together (all or none).
+            if let orientation = ImageOrientation(rawValue: Int(row.int64(7))), let format = format(row, 8) {
                 // Stored as shown; the header keeps the size as stored.
                 let width = Int(row.int64(5)), height = Int(row.int64(6))
                 let swapped = orientation.swapsWidthAndHeight
@@ -70,5 +70,13 @@ final class IndexStatements {
         }
         record.previewHash = row.blob(12)
         return record
+    }
+
+    /// The format named in `column`, matched on SQLite's bytes (no string
+    /// made for it); `nil` for `NULL` or a name this build does not know.
+    private static func format(_ row: SQLiteStatement, _ column: Int32) -> ImageFormat? {
+        guard let name = row.bytes(column) else { return nil }
+        for format in ImageFormat.allCases where name.elementsEqual(format.rawValue.utf8) { return format }
+        return nil
     }
 }

@@ -79,6 +79,12 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
+    /// The text in `column` as SQLite holds it, valid until the next step:
+    /// for comparing without making a `String`.
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
     func blob(_ column: Int32) -> [UInt8]? {
         guard !isNull(column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))

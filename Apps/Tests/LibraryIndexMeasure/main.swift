@@ -6,7 +6,8 @@
 // writes COUNT (default 100,000) photos to a new index in a temporary
 // folder, as a first launch would (listing, then metadata), and times
 // reopening it, reading every record in date order, reconciling with an
-// unchanged listing, and SQLite's quick_check.
+// unchanged listing, and SQLite's quick_check. Wall-clock times on a
+// shared machine vary with its load; the CPU times beside them less so.
 import Foundation
 import ParallaxImages
 import ParallaxLibraryIndex
@@ -45,6 +46,14 @@ func listedFile(_ n: Int) -> ListedFile {
                       stamp: FileStamp(size: Int64(2_000_000 + n), modificationNanoseconds: modified, inode: UInt64(1_000 + n)))
 }
 let listed = (0..<count).map(listedFile)
+
+/// When the first batch arrived.
+final class FirstBatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: ContinuousClock.Instant?
+    var time: ContinuousClock.Instant? { lock.withLock { first } }
+    func arrived(_ now: ContinuousClock.Instant) { lock.withLock { if first == nil { first = now } } }
+}
 let header = ImageHeader(format: .jpeg, storedWidth: 4032, storedHeight: 3024, orientation: .right)
 let metadata = listed.enumerated().map { n, file -> (file: ListedFile, metadata: PhotoMetadata) in
     // Capture dates in another order than the names, so reading sorts for real.
@@ -66,6 +75,16 @@ do {
     var records: [LibraryRecord] = []
     for run in 1...(ProcessInfo.processInfo.environment["RUNS"].flatMap { Int($0) } ?? 5) {
         records = try await timed("records() in date order, run \(run)") { try await index.records() }
+    }
+    // The first screen's records from the batched read: the time to the first batch.
+    let clock = ContinuousClock()
+    for run in 1...3 {
+        let start = clock.now
+        let first = FirstBatch()
+        try await index.records(batchSize: 500) { batch in first.arrived(clock.now) }
+        let elapsed = (first.time ?? clock.now) - start
+        print("first 500 of records(batchSize:), run \(run)".padding(toLength: 44, withPad: " ", startingAt: 0),
+              String(format: "%9.2f ms", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))
     }
     let reconciliation = await timed("reconcile with an unchanged listing") {
         Reconciliation(indexed: records, listed: listed)
