@@ -12,7 +12,8 @@ import ParallaxImages
 /// the same way.
 final class IndexDatabase {
     /// How long a connection waits for another's lock: a writer holds one
-    /// for a batch of ``LibraryIndex/batchSize`` rows, a fraction of a second.
+    /// for a transaction of ``LibraryIndex/rowsPerTransaction`` rows, a
+    /// fraction of a second.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
     let path: String

@@ -17,19 +17,22 @@ import ParallaxImages
 /// Several galleries may use one index at once: the file is in write-ahead
 /// log mode, writers take the lock at the start of a transaction and wait
 /// for one another (up to 10 s), and writes go in transactions of
-/// ``batchSize`` rows, so one never waits long. Opening takes a file lock
+/// ``rowsPerTransaction`` rows, so one never waits long. Opening takes a file lock
 /// so two galleries never check or rebuild it at the same time.
 ///
 /// Each instance has its own connection, used by this actor alone, with
 /// every statement prepared once.
 package actor LibraryIndex {
-    /// The rows written in one transaction. Large, because what a
-    /// transaction costs is mostly the pages it touches, and rows in date
+    /// The rows written in one transaction by default. Large, because what
+    /// a transaction costs is mostly the pages it touches, and rows in date
     /// order land all over the table and its date index: 100,000 metadata
-    /// rows in random order take 2.6 s in batches of 10,000 and 8.6 s in
-    /// batches of 1,000 (2-core AMD EPYC, shared). Another gallery waits for
-    /// one batch at most, a fraction of a second.
-    package static let batchSize = 10_000
+    /// rows in random order take about 2 s in transactions of 10,000 and
+    /// 8.6 s in transactions of 1,000 (2-core AMD EPYC, shared). Another
+    /// gallery waits for one transaction at most, a fraction of a second.
+    package static let defaultRowsPerTransaction = 10_000
+
+    /// The rows this index writes in one transaction.
+    package nonisolated let rowsPerTransaction: Int
 
     /// The index file.
     package nonisolated let file: URL
@@ -45,7 +48,7 @@ package actor LibraryIndex {
     /// Blocks while another gallery opens or rebuilds the same file.
     /// - Throws: ``LibraryIndexError/unavailable(_:)`` when the file cannot
     ///   be created, read or written (the gallery goes on without an index).
-    package init(at file: URL, root: URL) throws(LibraryIndexError) {
+    package init(at file: URL, root: URL, rowsPerTransaction: Int = defaultRowsPerTransaction) throws(LibraryIndexError) {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
@@ -53,6 +56,7 @@ package actor LibraryIndex {
         }
         let database = try IndexDatabase(path: file.path, root: IndexFile.realPath(of: root))
         self.file = file
+        self.rowsPerTransaction = max(rowsPerTransaction, 1)
         self.opening = database.opening
         self.database = database
     }
@@ -111,7 +115,7 @@ package actor LibraryIndex {
     /// Returns how many records were added or changed.
     @discardableResult
     package func upsert(_ files: some Collection<ListedFile> & Sendable) throws(LibraryIndexError) -> Int {
-        try database.inBatches(files, batchSize: Self.batchSize) { statements, file throws(SQLiteError) in
+        try database.inBatches(files, batchSize: rowsPerTransaction) { statements, file throws(SQLiteError) in
             IndexStatements.bind(file, to: statements.upsert)
             try statements.upsert.step()
         }
@@ -129,7 +133,7 @@ package actor LibraryIndex {
     @discardableResult
     package func recordMetadata(_ entries: some Collection<(file: ListedFile, metadata: PhotoMetadata)> & Sendable)
         throws(LibraryIndexError) -> Int {
-        try database.inBatches(entries, batchSize: Self.batchSize) { statements, entry throws(SQLiteError) in
+        try database.inBatches(entries, batchSize: rowsPerTransaction) { statements, entry throws(SQLiteError) in
             IndexStatements.bind(entry.file, to: statements.recordMetadata)
             IndexStatements.bind(entry.metadata, to: statements.recordMetadata)
             try statements.recordMetadata.step()
@@ -143,7 +147,7 @@ package actor LibraryIndex {
     @discardableResult
     package func recordPreviewHashes(_ entries: some Collection<(file: ListedFile, hash: [UInt8])> & Sendable)
         throws(LibraryIndexError) -> Int {
-        try database.inBatches(entries, batchSize: Self.batchSize) { statements, entry throws(SQLiteError) in
+        try database.inBatches(entries, batchSize: rowsPerTransaction) { statements, entry throws(SQLiteError) in
             IndexStatements.bind(entry.file, to: statements.recordPreviewHash)
             statements.recordPreviewHash.bind(5, entry.hash)
             try statements.recordPreviewHash.step()
@@ -155,7 +159,7 @@ package actor LibraryIndex {
     /// Returns how many it had.
     @discardableResult
     package func delete(_ ids: some Collection<ImageID> & Sendable) throws(LibraryIndexError) -> Int {
-        try database.inBatches(ids, batchSize: Self.batchSize) { statements, id throws(SQLiteError) in
+        try database.inBatches(ids, batchSize: rowsPerTransaction) { statements, id throws(SQLiteError) in
             statements.delete.bind(1, id.rawValue)
             try statements.delete.step()
         }

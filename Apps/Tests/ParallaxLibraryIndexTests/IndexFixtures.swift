@@ -21,7 +21,9 @@ final class ScratchFolder: Sendable {
         return root
     }
 
-    func open() throws -> LibraryIndex { try LibraryIndex(at: index, root: root) }
+    /// The index, writing in small transactions so that writes of a few
+    /// thousand rows take several.
+    func open() throws -> LibraryIndex { try LibraryIndex(at: index, root: root, rowsPerTransaction: 700) }
 }
 
 /// SplitMix64 (Steele, Lea and Flood), so the random inputs are the same on every run.
