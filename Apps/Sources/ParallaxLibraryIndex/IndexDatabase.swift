@@ -56,7 +56,14 @@ final class IndexDatabase {
                     return (connection, try IndexStatements(connection), IndexFile.identity(of: path), .created)
                 case .usable:
                     try configure(connection)
-                    return (connection, try IndexStatements(connection), IndexFile.identity(of: path), .reopened)
+                    // Marked as ours, yet its tables may not be what the statements name
+                    // (a hand-edited file): SQLITE_ERROR here means a layout, not a failure.
+                    do throws(SQLiteError) {
+                        let statements = try IndexStatements(connection)
+                        return (connection, statements, IndexFile.identity(of: path), .reopened)
+                    } catch where error.code & 0xFF == SQLITE_ERROR {
+                        unusable = .damaged(error.message)
+                    }
                 case .unusable(let found):
                     unusable = found
                 }

@@ -54,10 +54,12 @@ final class IndexStatements {
         var record = LibraryRecord(id: ImageID(row.text(0) ?? ""), stamp: stamp)
         if row.int64(4) != 0 {
             var header: ImageHeader?
-            // Orientation, width, height and format are written together (all or none).
-            if let orientation = ImageOrientation(rawValue: Int(row.int64(7))), let format = format(row, 8) {
+            // Orientation, width, height and format are written together (all or none);
+            // a size no header has is not one.
+            let width = Int(row.int64(5)), height = Int(row.int64(6))
+            if width > 0, height > 0, let orientation = ImageOrientation(rawValue: Int(row.int64(7))),
+               let format = format(row, 8) {
                 // Stored as shown; the header keeps the size as stored.
-                let width = Int(row.int64(5)), height = Int(row.int64(6))
                 let swapped = orientation.swapsWidthAndHeight
                 header = ImageHeader(format: format, storedWidth: swapped ? height : width,
                                      storedHeight: swapped ? width : height, orientation: orientation)

@@ -89,6 +89,37 @@ struct LibraryIndexConcurrencyTests {
         #expect(Set(records.map(\.id)).count == 9_000)
     }
 
+    @Test func aGalleryKilledMidWriteLeavesAnIndexThatWorks() async throws {
+        let scratch = try ScratchFolder()
+        let executable = try #require(Self.writer, "build the apps first (swift build --package-path Apps): no library-index-writer")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [scratch.index.path, scratch.root.path, "killed", "1000000"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exited = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+        }
+        try process.run()
+        // Once it has written something (or given up), kill it where it stands.
+        let index = try scratch.open()
+        while process.isRunning, try await index.count() == 0 {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        for await _ in exited {}
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        try await index.verify()
+        let records = try await index.records()
+        #expect(!records.isEmpty)
+        try await index.upsert([Fixtures.file(1)])
+        #expect(try await index.count() == records.count + 1)
+        let reopened = try scratch.open()
+        #expect(reopened.opening == .reopened)
+        try await reopened.verify()
+    }
+
     @Test func twoProcessesOpeningOneGarbageFileRebuildItOnce() async throws {
         let scratch = try ScratchFolder()
         try Fixtures.overwrite(scratch.index, with: Array(repeating: 0x42, count: 10_000))

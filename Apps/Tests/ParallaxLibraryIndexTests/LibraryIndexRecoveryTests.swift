@@ -118,6 +118,23 @@ struct LibraryIndexRecoveryTests {
         }
     }
 
+    @Test func rebuildsAFileMarkedOursWithOtherTables() async throws {
+        let scratch = try ScratchFolder()
+        do {
+            let connection = try SQLiteConnection(path: scratch.index.path, busyTimeoutMilliseconds: 1000)
+            try connection.execute("""
+                CREATE TABLE library (singleton INTEGER PRIMARY KEY, root TEXT);
+                INSERT INTO library VALUES (1, '\(IndexFile.realPath(of: scratch.root))');
+                CREATE TABLE photo (id TEXT PRIMARY KEY, size INTEGER);
+                PRAGMA application_id = \(IndexSchema.applicationID);
+                PRAGMA user_version = \(IndexSchema.version);
+                """)
+        }
+        let index = try scratch.open()
+        guard case .rebuilt(.damaged) = index.opening else { Issue.record("\(index.opening)"); return }
+        try await expectFreshAndUsable(index, asideIn: scratch)
+    }
+
     @Test func rebuildsTheIndexOfAnotherLibrary() async throws {
         let scratch = try ScratchFolder()
         try await filledIndex(scratch, count: 10)
