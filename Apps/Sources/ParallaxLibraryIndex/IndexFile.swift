@@ -37,7 +37,10 @@ enum IndexFile {
     /// at but are never read again; deletes them if they cannot be moved.
     ///
     /// Renamed, not deleted, for another reason too: a gallery that still
-    /// has the old file open goes on writing to it there, never to the new one.
+    /// has the old file open goes on writing to it there, never to the new
+    /// one, until it notices the replacement; and its connection keeps its
+    /// `-wal` and `-shm` on closing (`SQLiteConnection`), so it never
+    /// deletes the new file's by name.
     static func moveAside(_ path: String) throws(LibraryIndexError) {
         let aside = path + ".unusable"
         for suffix in [""] + companions {
@@ -53,7 +56,7 @@ enum IndexFile {
     static func identity(of path: String) -> FileIdentity? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return FileIdentity(device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
     }
 
     /// Which file a path named: it changes when the file is replaced.
