@@ -108,7 +108,8 @@ final class IndexDatabase {
     private static func configure(_ connection: SQLiteConnection) throws(SQLiteError) {
         _ = try connection.text("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
-        // The write-ahead log is kept between runs (see `SQLiteConnection`); 1 MiB of it at most.
+        // The log shrinks back to 1 MiB after a checkpoint, rather than keep
+        // the size of the largest transaction.
         try connection.execute("PRAGMA journal_size_limit = 1048576")
         // 8 MiB of page cache (SQLite's default is 2): a batch of writes in date
         // order touches pages all over the date index, and a cache that holds

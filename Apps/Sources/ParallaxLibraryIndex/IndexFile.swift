@@ -38,9 +38,10 @@ enum IndexFile {
     ///
     /// Renamed, not deleted, for another reason too: a gallery that still
     /// has the old file open goes on writing to it there, never to the new
-    /// one, until it notices the replacement; and its connection keeps its
-    /// `-wal` and `-shm` on closing (`SQLiteConnection`), so it never
-    /// deletes the new file's by name.
+    /// one, until it notices the replacement. (Closing that connection is
+    /// safe too: SQLite sees the file has moved, and then neither
+    /// checkpoints nor deletes the `-wal` and `-shm` by name, which are now
+    /// the new file's.)
     static func moveAside(_ path: String) throws(LibraryIndexError) {
         let aside = path + ".unusable"
         for suffix in [""] + companions {

@@ -41,12 +41,6 @@ final class SQLiteConnection {
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        // Keep the -wal and -shm files on close (as Apple's SQLite does by
-        // default): the last connection to close deletes them by name, and
-        // once another process has moved the database aside and made a new
-        // one (`IndexFile.moveAside`), that name is the new file's.
-        var persist: Int32 = 1
-        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     }
 
     deinit { sqlite3_close_v2(handle) }
