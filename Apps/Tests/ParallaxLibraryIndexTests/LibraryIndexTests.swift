@@ -171,4 +171,16 @@ struct LibraryIndexTests {
         try await index.recordMetadata([(file: files[0], metadata: taken(300)), (file: files[2], metadata: taken(100))])
         #expect(try await index.records().map(\.id) == ["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
     }
+
+    @Test func breaksTiesByTheBytesOfTheID() async throws {
+        let scratch = try ScratchFolder()
+        let index = try scratch.open()
+        let names: [ImageID] = ["é.jpg", "z.jpg", "Z.jpg", "e\u{301}.jpg", "a/b.jpg", "a.jpg"]
+        try await index.upsert(names.map { ListedFile(id: $0, stamp: FileStamp(size: 1, modificationNanoseconds: 0, inode: 1)) })
+        let records = try await index.records()
+        // UTF-8 byte order: "Z" (5A) before "a" (61), "." (2E) before "/" (2F), then "e" + U+0301, "z" (7A), "é" (C3 A9).
+        #expect(records.map(\.id.rawValue.utf8.count) == [5, 5, 7, 7, 5, 6])
+        #expect(records.map(\.id) == ["Z.jpg", "a.jpg", "a/b.jpg", "e\u{301}.jpg", "z.jpg", "é.jpg"])
+        #expect(records == records.sorted(by: LibraryRecord.precedes))
+    }
 }
