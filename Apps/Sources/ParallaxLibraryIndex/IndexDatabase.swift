@@ -6,7 +6,7 @@ import ParallaxImages
 /// does its work through.
 ///
 /// Opening checks the file before trusting it and rebuilds an unusable one
-/// (``IndexDatabase/connect(path:root:)``); every operation first checks
+/// (`connect(path:root:rebuilding:)`); every operation first checks
 /// that the file at the path is still the one it opened (another gallery
 /// may have rebuilt it), and a damaged file found mid-operation is rebuilt
 /// the same way.

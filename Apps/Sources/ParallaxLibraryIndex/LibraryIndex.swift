@@ -76,7 +76,8 @@ package actor LibraryIndex {
     /// order of ``LibraryRecord/precedes(_:_:)``.
     ///
     /// Complexity: one pass through an index kept in this order (no sort);
-    /// about 70 ms of CPU time for 100,000 records on a 2-core AMD EPYC.
+    /// about 70 ms of CPU time for 100,000 records on a 2-core AMD EPYC
+    /// (`library-index-measure`).
     package func records() throws(LibraryIndexError) -> [LibraryRecord] {
         var records: [LibraryRecord] = []
         try database.records(batchSize: .max) { records = $0 }
