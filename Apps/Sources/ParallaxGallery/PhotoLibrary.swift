@@ -17,6 +17,11 @@ package struct PhotoLibrary: Sendable {
     /// soon as the list arrives; over a network it waits until a layout
     /// that needs shapes is shown.
     package var readsHeadersLocally: Bool
+    /// How the photos are listed, when not by the source's
+    /// `imageIDs()` in one batch: a folder's walk, streaming, with each
+    /// file's time; a library index's records first. Given the source the
+    /// gallery reads through (the library's, behind its simulated server).
+    package var makeListing: (@Sendable (any ImageSource) -> AsyncStream<ListingEvent>)?
 
     package init(source: any ImageSource, credits: [String], description: String, readsHeadersLocally: Bool = false) {
         self.source = source
