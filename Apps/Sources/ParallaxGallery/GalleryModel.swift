@@ -137,7 +137,7 @@ package final class GalleryModel {
     }
 
     /// What the listing said when it finished (files not shown, problems), once it has.
-    package private(set) var listingSummary: ListingSummary?
+    package private(set) var listingSummary: FolderScan.Report?
 
     /// Whether photos are still being found.
     package var isListing: Bool { listing.isListing }

@@ -138,9 +138,9 @@ package struct GalleryRenderer {
     @MainActor
     package static func libraryLine(of model: GalleryModel) -> String {
         var parts = ["\(model.photos.count) photos" + (model.isListing ? " so far, listing…" : "")]
-        if let notShown = model.listingSummary?.notShownText { parts.append(notShown) }
-        if let problems = model.listingSummary?.problems, !problems.isEmpty {
-            parts.append("\(problems.count) folder\(problems.count == 1 ? "" : "s") or links skipped")
+        if let notShown = model.listingSummary?.notShownSummary { parts.append(notShown) }
+        if let problems = model.listingSummary?.problemCount, problems > 0 {
+            parts.append("\(problems) folder\(problems == 1 ? "" : "s") or link\(problems == 1 ? "" : "s") skipped")
         }
         parts.append("order: \(model.settings.sort.rawValue), sections: \(model.settings.grouping.rawValue)")
         return parts.joined(separator: " · ")

@@ -160,9 +160,9 @@ package final class GalleryWindow {
     /// Says what the listing found beside the photos, once: in the window's
     /// title ("… · 12 videos and 3 other files not shown") and on standard
     /// error, with each folder or link that was skipped by name.
-    private func announce(_ summary: ListingSummary, window: OpaquePointer) {
+    private func announce(_ summary: FolderScan.Report, window: OpaquePointer) {
         var title = "ParallaxKit — \(model.photos.count) photos, \(model.library.description)"
-        if let notShown = summary.notShownText {
+        if let notShown = summary.notShownSummary {
             title += " · \(notShown)"
             FileHandle.standardError.write(Data("parallax-gallery: \(notShown)\n".utf8))
         }
@@ -170,8 +170,8 @@ package final class GalleryWindow {
         for problem in summary.problems.prefix(20) {
             FileHandle.standardError.write(Data("parallax-gallery: skipped \(problem)\n".utf8))
         }
-        if summary.problems.count > 20 {
-            FileHandle.standardError.write(Data("parallax-gallery: … and \(summary.problems.count - 20) more skipped\n".utf8))
+        if summary.problemCount > 20 {
+            FileHandle.standardError.write(Data("parallax-gallery: … and \(summary.problemCount - 20) more skipped\n".utf8))
         }
     }
 

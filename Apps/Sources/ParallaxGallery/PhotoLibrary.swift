@@ -30,14 +30,28 @@ package struct PhotoLibrary: Sendable {
         self.readsHeadersLocally = readsHeadersLocally
     }
 
-    /// The photos of `directory`, with the credits file `fetch-photos.sh`
-    /// writes beside them if there is one.
+    /// The photos of `directory` and every folder under it, listed as the
+    /// tree is walked (``FolderImageSource/scan(readingFileStatus:)``: the
+    /// first screen is drawn from the first batch), with the credits file
+    /// `fetch-photos.sh` writes beside them if there is one.
+    ///
+    /// Only the first photo is looked for here (a tree of any size answers
+    /// in milliseconds); the gallery's own listing does the rest.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` when the folder is
-    ///   missing or holds no JPEG or PNG file.
+    ///   missing, cannot be read, or holds no photo at any depth.
     package static func folder(_ directory: URL) async throws(ImageSourceError) -> PhotoLibrary {
         let source = FolderImageSource(directory: directory)
-        let ids = try await source.imageIDs()
-        guard !ids.isEmpty else { throw .unavailable("the photo folder \(directory.path) holds no JPEG or PNG file") }
+        var found = false
+        scanning: for await event in source.scan(readingFileStatus: false) {
+            switch event {
+            case .photos(let photos): if !photos.isEmpty { found = true; break scanning }
+            case .finished: break scanning
+            case .failed(let error): throw error
+            }
+        }
+        guard found else {
+            throw .unavailable("the photo folder \(directory.path) holds no photo (JPEG, PNG, HEIC, AVIF or WebP) in it or any folder under it")
+        }
         var credits: [String] = []
         if let text = try? String(contentsOf: directory.appendingPathComponent("CREDITS.tsv"), encoding: .utf8) {
             for line in text.split(separator: "\n").dropFirst() {
@@ -45,8 +59,10 @@ package struct PhotoLibrary: Sendable {
                 if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
             }
         }
-        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)",
-                            readsHeadersLocally: true)
+        var library = PhotoLibrary(source: source, credits: credits, description: "the photos in \(directory.path)",
+                                   readsHeadersLocally: true)
+        library.makeListing = { _ in FolderListing.events(of: source) }
+        return library
     }
 
     /// The photos of an HTTP server, through ``HTTPImageSource``: `url`

@@ -21,40 +21,14 @@ package struct FoundPhoto: Sendable {
     }
 }
 
-/// What a finished listing has to say beside its photos: files it did not
-/// show and why, folders it could not read.
-package struct ListingSummary: Sendable, Equatable {
-    /// Videos found (not photos: not shown).
-    package var videos = 0
-    /// Other files found (documents, sidecars, formats the gallery does not read).
-    package var otherFiles = 0
-    /// Problems met on the way, each naming its path: a folder that could
-    /// not be read, a link that loops or leads out of the library.
-    package var problems: [String] = []
-
-    package init(videos: Int = 0, otherFiles: Int = 0, problems: [String] = []) {
-        self.videos = videos
-        self.otherFiles = otherFiles
-        self.problems = problems
-    }
-
-    /// "12 videos and 3 other files not shown", or `nil` when every file
-    /// was a photo.
-    package var notShownText: String? {
-        var parts: [String] = []
-        if videos > 0 { parts.append(videos == 1 ? "1 video" : "\(videos) videos") }
-        if otherFiles > 0 { parts.append(otherFiles == 1 ? "1 other file" : "\(otherFiles) other files") }
-        guard !parts.isEmpty else { return nil }
-        return parts.joined(separator: " and ") + " not shown"
-    }
-}
-
 /// One step of a listing as it streams in.
 package enum ListingEvent: Sendable {
     /// More photos, in the order found.
     case photos([FoundPhoto])
-    /// The listing is complete.
-    case finished(ListingSummary)
+    /// The listing is complete: what it found beside the photos (a
+    /// folder's videos and other files, what it could not read; empty for
+    /// other sources).
+    case finished(FolderScan.Report)
     /// The listing failed; the photos sent before stay.
     case failed(String)
 }
@@ -172,7 +146,9 @@ extension PhotoLibrary {
                 do {
                     let ids = try await source.imageIDs()
                     continuation.yield(.photos(ids.map { FoundPhoto(id: $0) }))
-                    continuation.yield(.finished(ListingSummary()))
+                    var report = FolderScan.Report()
+                    report.photoCount = ids.count
+                    continuation.yield(.finished(report))
                 } catch {
                     continuation.yield(.failed("\(error)"))
                 }

@@ -291,12 +291,15 @@ struct GalleryListingTests {
             let top = try #require(model.topAnchor)
             anchor = (top.photo, try #require(model.cells.first { model.photoNumber(at: $0.item) == top.photo }?.frame.minY))
         }
-        feed.yield(.finished(ListingSummary(videos: 12, otherFiles: 3, problems: ["the folder x cannot be read"])))
+        var report = FolderScan.Report()
+        report.videoCount = 12
+        report.otherFileCount = 3
+        feed.yield(.finished(report))
         feed.finish()
         await model.listing.waitUntilFinished()
         model.update(now: time + 1)
         #expect(!model.isListing)
-        #expect(model.listingSummary?.notShownText == "12 videos and 3 other files not shown")
+        #expect(model.listingSummary?.notShownSummary == "12 videos and 3 other files not shown")
         #expect(model.photos.count == count)
         #expect(model.sections.count > 1)                          // months, from the file times
         #expect(GalleryRenderer.libraryLine(of: model).contains("12 videos and 3 other files not shown"))

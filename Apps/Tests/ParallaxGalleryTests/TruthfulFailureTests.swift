@@ -57,7 +57,7 @@ struct TruthfulFailureTests {
         let empty = scratch.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let none = try GalleryExecutable.run(["render", "--photos", empty.path, "--out", "frame.png"], in: scratch)
-        #expect(none.status != 0 && none.errors.contains("\(empty.path) holds no JPEG or PNG file"), "\(none.errors)")
+        #expect(none.status != 0 && none.errors.contains("\(empty.path) holds no photo"), "\(none.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frame.png").path))
     }
 
