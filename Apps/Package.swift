@@ -60,6 +60,7 @@ let package = Package(
                 .product(name: "ParallaxLayout", package: "ParallaxKit"),
                 .product(name: "ParallaxImages", package: "ParallaxKit"),
                 .product(name: "ParallaxHosting", package: "ParallaxKit"),
+                "ParallaxLibraryIndex",
                 // HTTP on AsyncHTTPClient on Linux, where swift-corelibs-foundation's URLSession cannot
                 // stop a transfer; Apple's URLSession can.
                 .target(name: "ParallaxImagesHTTP", condition: .when(platforms: [.linux])),
@@ -131,7 +132,7 @@ let package = Package(
             name: "ParallaxImagesHTTPTests",
             dependencies: ["ParallaxImagesHTTP", "ParallaxImagesHTTPTestSupport"]
         ),
-        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
+        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery", "ParallaxLibraryIndex"]),
         .testTarget(name: "ParallaxLibraryIndexTests", dependencies: ["ParallaxLibraryIndex", "CSQLite"]),
     ]
 )

@@ -45,7 +45,7 @@ extension GalleryModel {
     /// ``positions`` and ``photos`` follow. Does not relayout.
     func arrange() {
         arrangement = timeline.arrange(sort: settings.sort, grouping: settings.grouping)
-        positions = arrangement.positions()
+        positions = arrangement.positions(count: timeline.count)
         let ids = timeline.ids
         photos = arrangement.order.map { ids[Int($0)] }
     }

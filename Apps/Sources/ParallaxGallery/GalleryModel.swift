@@ -55,6 +55,8 @@ package final class GalleryModel {
     let shapeTracker = ShapeTracker()
     let listing = PhotoListing()
     private var lastListingApplied: TimeInterval?
+    /// Photos were removed or their dates changed: arrange again at the next chance.
+    var needsRearrange = false
     /// Every photo, numbered as it arrived, with when it was taken.
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
@@ -157,6 +159,13 @@ package final class GalleryModel {
             switch event {
             case .photos(let photos):
                 found += photos
+            case .removed(let ids):
+                // Photos found earlier in this frame's events come before the removal.
+                if !found.isEmpty { show(found) }
+                found = []
+                let gone = timeline.remove(ids)
+                shapeTracker.forgetPhotos(gone)
+                needsRearrange = needsRearrange || !gone.isEmpty
             case .finished(let summary):
                 listingSummary = summary
                 if let notice = library.refusalNotice {
@@ -166,23 +175,32 @@ package final class GalleryModel {
                 status = "The photos could not be listed: \(message)"
             }
         }
-        if !found.isEmpty {
-            let wasEmpty = timeline.count == 0
-            let anchor = topAnchor
-            let first = timeline.count
-            timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
-            for (offset, photo) in found.enumerated() {
-                if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
-            }
-            shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
-            // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
-            // them is shown (each is a request).
-            if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
-            arrange()
-            shapeTracker.noteLaidOut()
-            relayout(keepingPlace: !wasEmpty, anchor: anchor)
+        if !found.isEmpty { show(found) }
+        if needsRearrange {
+            needsRearrange = false
+            rearrange()
         }
-        if listingSummary != nil, timeline.count == 0, status == nil { status = "No photos to show." }
+        if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
+    }
+
+    /// Adds photos the listing found and shows them, the photo at the top
+    /// kept in place.
+    private func show(_ found: [FoundPhoto]) {
+        let wasEmpty = timeline.shownCount == 0
+        let anchor = topAnchor
+        let first = timeline.count
+        timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
+        for (offset, photo) in found.enumerated() {
+            if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
+        }
+        shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
+        // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
+        // them is shown (each is a request).
+        if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+        arrange()
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: !wasEmpty, anchor: anchor)
+        needsRearrange = false
     }
 
     /// How often photos found while a listing streams in are shown: often

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxImages
+import ParallaxLibraryIndex
 #if os(Linux)
 import ParallaxImagesHTTP
 #endif
@@ -22,6 +23,8 @@ package struct PhotoLibrary: Sendable {
     /// file's time; a library index's records first. Given the source the
     /// gallery reads through (the library's, behind its simulated server).
     package var makeListing: (@Sendable (any ImageSource) -> AsyncStream<ListingEvent>)?
+    /// What files the shapes and dates read into the library's index, when it has one.
+    package var indexWriter: LibraryIndexWriter?
 
     package init(source: any ImageSource, credits: [String], description: String, readsHeadersLocally: Bool = false) {
         self.source = source
@@ -39,7 +42,11 @@ package struct PhotoLibrary: Sendable {
     /// in milliseconds); the gallery's own listing does the rest.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` when the folder is
     ///   missing, cannot be read, or holds no photo at any depth.
-    package static func folder(_ directory: URL) async throws(ImageSourceError) -> PhotoLibrary {
+    /// - Parameter indexDirectory: Where the library's index is kept
+    ///   (``LibraryIndex``, beside the thumbnail cache): a second launch
+    ///   shows the photos from it before the tree is walked, and the shapes
+    ///   and dates read are filed there. `nil`: no index.
+    package static func folder(_ directory: URL, indexDirectory: URL? = nil) async throws(ImageSourceError) -> PhotoLibrary {
         let source = FolderImageSource(directory: directory)
         var found = false
         scanning: for await event in source.scan(readingFileStatus: false) {
@@ -57,6 +64,19 @@ package struct PhotoLibrary: Sendable {
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                 if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
+            }
+        }
+        if let indexDirectory {
+            switch await openIndex(for: directory, in: indexDirectory) {
+            case .success(let index):
+                let writer = LibraryIndexWriter(index: index)
+                var library = PhotoLibrary(source: IndexRecordingSource(base: source, writer: writer), credits: credits,
+                                           description: "the photos in \(directory.path)", readsHeadersLocally: true)
+                library.makeListing = { _ in IndexedFolderListing.events(of: source, writer: writer) }
+                library.indexWriter = writer
+                return library
+            case .failure(let error):
+                FileHandle.standardError.write(Data("parallax-gallery: \(error); the library is read without an index\n".utf8))
             }
         }
         var library = PhotoLibrary(source: source, credits: credits, description: "the photos in \(directory.path)",
@@ -134,5 +154,21 @@ package struct PhotoLibrary: Sendable {
         }
         return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
                             description: "\(count) generated pictures", readsHeadersLocally: true)
+    }
+
+    /// Opens the index of the library at `directory` in `indexDirectory`,
+    /// off the cooperative pool: opening may wait for another gallery's
+    /// check or rebuild of the same file (a file lock).
+    private static func openIndex(for directory: URL, in indexDirectory: URL) async -> Result<LibraryIndex, LibraryIndexError> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let file = LibraryIndex.fileURL(forLibraryAt: directory, in: indexDirectory)
+                do throws(LibraryIndexError) {
+                    continuation.resume(returning: .success(try LibraryIndex(at: file, root: directory)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
     }
 }

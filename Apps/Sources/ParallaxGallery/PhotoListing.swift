@@ -29,6 +29,9 @@ package enum ListingEvent: Sendable {
     /// folder's videos and other files, what it could not read; empty for
     /// other sources).
     case finished(FolderScan.Report)
+    /// Photos sent before are gone (deleted since an index listed them) or
+    /// changed (they come again, as new photos).
+    case removed([ImageID])
     /// The listing failed; the photos sent before stay.
     case failed(String)
 }

@@ -62,10 +62,10 @@ package struct PhotoTimeline: Sendable {
         /// section for ``PhotoGrouping/none``; none without photos).
         package var sections: [Section]
 
-        /// The position of each photo number: `positions[photo]`, the
-        /// inverse of ``order``. O(n).
-        package func positions() -> [Int32] {
-            var positions = [Int32](repeating: 0, count: order.count)
+        /// The position of each of `count` photo numbers (`-1` for one not
+        /// shown): `positions[photo]`, the inverse of ``order``. O(n).
+        package func positions(count: Int) -> [Int32] {
+            var positions = [Int32](repeating: -1, count: count)
             for (position, photo) in order.enumerated() { positions[Int(photo)] = Int32(position) }
             return positions
         }
@@ -78,6 +78,12 @@ package struct PhotoTimeline: Sendable {
 
     /// The photos, by number.
     package private(set) var ids: [ImageID] = []
+    /// The number of each photo shown, by ID (the latest, should a photo
+    /// have been removed and found again).
+    private var numbers: [ImageID: Int32] = [:]
+    /// Photos removed (deleted or changed since an index listed them):
+    /// their numbers stay taken, and they are left out of every arrangement.
+    private var removed: Set<Int32> = []
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
     private var sources: [TimeSource] = []
@@ -96,11 +102,33 @@ package struct PhotoTimeline: Sendable {
     /// ``count`` on.
     package mutating func append(_ photos: some Sequence<(id: ImageID, fileTime: Int64?)>) {
         for photo in photos {
+            numbers[photo.id] = Int32(ids.count)
             ids.append(photo.id)
             times.append(photo.fileTime ?? Self.unknownTime)
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
         }
     }
+
+    /// The number of the photo shown under `id`, if any.
+    package func number(of id: ImageID) -> Int? {
+        numbers[id].map(Int.init)
+    }
+
+    /// Leaves the photos `ids` out of every arrangement from now on (a
+    /// photo found again later is added anew). Returns their numbers.
+    @discardableResult
+    package mutating func remove(_ ids: some Sequence<ImageID>) -> [Int] {
+        var gone: [Int] = []
+        for id in ids {
+            guard let number = numbers.removeValue(forKey: id) else { continue }
+            removed.insert(number)
+            gone.append(Int(number))
+        }
+        return gone
+    }
+
+    /// The number of photos shown (those not removed).
+    package var shownCount: Int { ids.count - removed.count }
 
     /// Records the time photo `photo` was taken. Returns whether its place
     /// may have changed (its time changed).
@@ -128,7 +156,8 @@ package struct PhotoTimeline: Sendable {
     ///
     /// Complexity: O(n log n).
     package func arrange(sort: PhotoSort, grouping: PhotoGrouping) -> Arrangement {
-        var order = (0..<Int32(ids.count)).map { $0 }
+        var order = removed.isEmpty ? (0..<Int32(ids.count)).map { $0 }
+            : (0..<Int32(ids.count)).filter { !removed.contains($0) }
         let times = self.times, ids = self.ids
         // Photos of unknown time go last whichever way time runs.
         func byTime(_ newestFirst: Bool) -> (Int32, Int32) -> Bool {

@@ -52,8 +52,22 @@ package final class ShapeTracker {
     /// Whether the probe has been started for the current list.
     package var isReading: Bool { probe != nil }
 
-    /// Whether every photo's header has been read or has failed.
-    package var allRead: Bool { shapes.knownCount + unreadable.count >= shapes.count }
+    /// Whether every photo's header has been read or has failed (photos
+    /// removed since count as answered).
+    package var allRead: Bool { shapes.knownCount + unreadable.count + forgotten.count >= shapes.count }
+
+    /// Photos removed from the list (deleted or changed since an index
+    /// listed them): their answers, if any still come, are dropped.
+    private var forgotten: Set<Int> = []
+
+    /// Drops photos `numbers` from the list: an answer still on its way for
+    /// one is dropped, and the photo's ID may be appended again, as a new photo.
+    package func forgetPhotos(_ numbers: [Int]) {
+        for number in numbers where number < photos.count {
+            if itemsByID[photos[number]] == number { itemsByID[photos[number]] = nil }
+            if shapes.size(of: number) == nil, !unreadable.contains(number) { forgotten.insert(number) }
+        }
+    }
 
     /// Forgets every shape and the probe reading them: a new list of `photos`.
     package func forget(photos: [ImageID]) {
@@ -62,6 +76,7 @@ package final class ShapeTracker {
         self.photos = []
         shapes = PhotoShapes(count: 0)
         unreadable = []
+        forgotten = []
         changed = false
         visibleShapeArrived = false
         prioritizedTop = nil

@@ -17,7 +17,7 @@ struct LibraryLaunch: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let library = try await source.library()
+        let library = try await source.library(indexed: true)
         let figures = try await LibraryLaunchBenchmark.run(library: library, diskCache: source.diskCache(), timeLimit: timeLimit)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

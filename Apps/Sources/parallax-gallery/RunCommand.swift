@@ -25,10 +25,12 @@ struct Run: AsyncParsableCommand {
         // only when asked for (`--latency seed`, as `make run`'s demo on the sample photos does).
         let settings = options.settings(defaultLatency: .none)
         let size = options.size
-        let library = try await options.source.library()
+        let library = try await options.source.library(indexed: true)
         let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: options.source.diskCache())
         do {
             try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots), showsHUD: hud).run()
+            // Shapes and dates read in the last second are kept for the next launch.
+            await library.indexWriter?.flushAndWait()
         } catch {
             CommandOutput.notice("\(error). Rendering a scripted scroll headlessly instead.")
             var headlessSettings = settings
