@@ -245,7 +245,9 @@ package final class GalleryModel {
     /// layout shows (``awaitsShape(_:)``); or, at the end of a pinch, the
     /// layout it `pinched` into, built from those shapes.
     func makeLayout(size: CGSize, shapes: PhotoShapes? = nil, pinched: (any ItemLayout)? = nil) -> AnyItemLayout {
-        let shapes = shapes ?? shapeTracker.shapes.arranged(by: arrangement.order)
+        // Grid and list place photos without their shapes: no copy of 100,000 sizes for them.
+        let shapes = shapes ?? (settings.layout.usesPhotoShapes ? shapeTracker.shapes.arranged(by: arrangement.order)
+                                                                 : PhotoShapes(count: arrangement.order.count))
         laidOutShapes = shapes
         layoutGeneration &+= 1
         if let pinched { return AnyItemLayout(pinched) }

@@ -83,10 +83,22 @@ package struct PhotoTimeline: Sendable {
     private var numbers: [ImageID: Int32] = [:]
     /// Photos removed (deleted or changed since an index listed them):
     /// their numbers stay taken, and they are left out of every arrangement.
-    private var removed: Set<Int32> = []
+    private var removed: [Bool] = []
+    private var removedCount = 0
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
     private var sources: [TimeSource] = []
+    /// Each photo's folder, as a number into ``folderNames``.
+    private var folders: [Int32] = []
+    private var folderNames: [String] = []
+    private var folderNumbers: [String: Int32] = [:]
+
+    /// The last arrangement made and what it was made for, kept so the
+    /// next one only places what changed since (``arrange(sort:grouping:)``).
+    private var last: (sort: PhotoSort, grouping: PhotoGrouping, order: [Int32])?
+    /// Photos appended, re-dated or removed since the last arrangement.
+    private var moved: [Int32] = []
+    private var isMoved: [Bool] = []
 
     /// The time of a photo whose time is not known: it sorts after every
     /// known one, newest or oldest first.
@@ -102,11 +114,30 @@ package struct PhotoTimeline: Sendable {
     /// ``count`` on.
     package mutating func append(_ photos: some Sequence<(id: ImageID, fileTime: Int64?)>) {
         for photo in photos {
-            numbers[photo.id] = Int32(ids.count)
+            let number = Int32(ids.count)
+            numbers[photo.id] = number
             ids.append(photo.id)
             times.append(photo.fileTime ?? Self.unknownTime)
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
+            removed.append(false)
+            isMoved.append(false)
+            let folder = Self.folder(of: photo.id)
+            if let known = folderNumbers[folder] {
+                folders.append(known)
+            } else {
+                let new = Int32(folderNames.count)
+                folderNames.append(folder)
+                folderNumbers[folder] = new
+                folders.append(new)
+            }
+            markMoved(number)
         }
+    }
+
+    private mutating func markMoved(_ photo: Int32) {
+        guard !isMoved[Int(photo)] else { return }
+        isMoved[Int(photo)] = true
+        moved.append(photo)
     }
 
     /// The number of the photo shown under `id`, if any.
@@ -121,14 +152,16 @@ package struct PhotoTimeline: Sendable {
         var gone: [Int] = []
         for id in ids {
             guard let number = numbers.removeValue(forKey: id) else { continue }
-            removed.insert(number)
+            removed[Int(number)] = true
+            removedCount += 1
+            markMoved(number)
             gone.append(Int(number))
         }
         return gone
     }
 
     /// The number of photos shown (those not removed).
-    package var shownCount: Int { ids.count - removed.count }
+    package var shownCount: Int { ids.count - removedCount }
 
     /// Records the time photo `photo` was taken. Returns whether its place
     /// may have changed (its time changed).
@@ -138,6 +171,7 @@ package struct PhotoTimeline: Sendable {
         sources[photo] = .captured
         guard times[photo] != time else { return false }
         times[photo] = time
+        markMoved(Int32(photo))
         return true
     }
 
@@ -152,61 +186,112 @@ package struct PhotoTimeline: Sendable {
         return times[photo]
     }
 
-    /// The photos in `sort` order, grouped by `grouping`.
-    ///
-    /// Complexity: O(n log n).
-    package func arrange(sort: PhotoSort, grouping: PhotoGrouping) -> Arrangement {
-        var order = removed.isEmpty ? (0..<Int32(ids.count)).map { $0 }
-            : (0..<Int32(ids.count)).filter { !removed.contains($0) }
-        let times = self.times, ids = self.ids
-        // Photos of unknown time go last whichever way time runs.
-        func byTime(_ newestFirst: Bool) -> (Int32, Int32) -> Bool {
-            { a, b in
+    /// Whether photo `a` comes before photo `b` in `sort` order (within a
+    /// folder, for ``PhotoGrouping/folder``): a strict total order, the
+    /// photo number breaking ties.
+    private func precedes(_ sort: PhotoSort, grouping: PhotoGrouping, folderRanks: [Int32]) -> (Int32, Int32) -> Bool {
+        let times = self.times, ids = self.ids, folders = self.folders
+        let within: (Int32, Int32) -> Bool
+        switch sort {
+        case .newestFirst, .oldestFirst:
+            let newestFirst = sort == .newestFirst
+            // Photos of unknown time go last whichever way time runs.
+            within = { a, b in
                 let ta = times[Int(a)], tb = times[Int(b)]
                 if ta == tb { return a < b }
                 if ta == Self.unknownTime { return false }
                 if tb == Self.unknownTime { return true }
                 return newestFirst ? ta > tb : ta < tb
             }
-        }
-        let byName: (Int32, Int32) -> Bool = { a, b in
-            let na = ids[Int(a)].rawValue, nb = ids[Int(b)].rawValue
-            return na == nb ? a < b : na.utf8.lexicographicallyPrecedes(nb.utf8)
-        }
-        let within: (Int32, Int32) -> Bool = switch sort {
-        case .newestFirst: byTime(true)
-        case .oldestFirst: byTime(false)
-        case .name: byName
-        }
-        if grouping == .folder {
-            // Folders by path, each folder's photos in the order asked for.
-            let folders = ids.map { Self.folder(of: $0) }
-            order.sort { a, b in
-                let fa = folders[Int(a)], fb = folders[Int(b)]
-                if fa != fb { return fa.utf8.lexicographicallyPrecedes(fb.utf8) }
-                return within(a, b)
+        case .name:
+            within = { a, b in
+                let na = ids[Int(a)].rawValue, nb = ids[Int(b)].rawValue
+                return na == nb ? a < b : na.utf8.lexicographicallyPrecedes(nb.utf8)
             }
-            return Arrangement(order: order, sections: Self.runs(of: order) { folders[Int($0)] }
-                .map { Section(title: $0.key.isEmpty ? "(top folder)" : $0.key, count: $0.count) })
         }
-        order.sort(by: within)
+        guard grouping == .folder else { return within }
+        return { a, b in
+            let fa = folderRanks[Int(folders[Int(a)])], fb = folderRanks[Int(folders[Int(b)])]
+            return fa != fb ? fa < fb : within(a, b)
+        }
+    }
+
+    /// The photos in `sort` order, grouped by `grouping`.
+    ///
+    /// Complexity: O(n log n) for n photos the first time and after the
+    /// order asked for changes; after that O(n + k log k) for k photos
+    /// appended, re-dated or removed since (they are taken out, sorted and
+    /// merged back), so a walk of 100,000 photos or a stream of dates
+    /// arriving costs a merge, not a sort, each time.
+    package mutating func arrange(sort: PhotoSort, grouping: PhotoGrouping) -> Arrangement {
+        // Folders by path: a rank per folder number.
+        var folderRanks: [Int32] = []
+        if grouping == .folder {
+            let ranked = folderNames.indices.sorted { folderNames[$0].utf8.lexicographicallyPrecedes(folderNames[$1].utf8) }
+            folderRanks = [Int32](repeating: 0, count: folderNames.count)
+            for (rank, folder) in ranked.enumerated() { folderRanks[folder] = Int32(rank) }
+        }
+        let comesFirst = precedes(sort, grouping: grouping, folderRanks: folderRanks)
+        var order: [Int32]
+        if let last, last.sort == sort, last.grouping == grouping, moved.count * 4 < ids.count {
+            let isMoved = self.isMoved, removed = self.removed
+            let kept = last.order.filter { !isMoved[Int($0)] }
+            let placed = moved.filter { !removed[Int($0)] }.sorted(by: comesFirst)
+            order = Self.merge(kept, placed, by: comesFirst)
+        } else {
+            let removed = self.removed
+            order = removedCount == 0 ? Array(0..<Int32(ids.count)) : (0..<Int32(ids.count)).filter { !removed[Int($0)] }
+            order.sort(by: comesFirst)
+        }
+        for photo in moved { isMoved[Int(photo)] = false }
+        moved.removeAll(keepingCapacity: true)
+        last = (sort, grouping, order)
+        return Arrangement(order: order, sections: sections(of: order, grouping: grouping))
+    }
+
+    /// `a` and `b`, each in order, merged into one. O(a + b).
+    private static func merge(_ a: [Int32], _ b: [Int32], by comesFirst: (Int32, Int32) -> Bool) -> [Int32] {
+        guard !b.isEmpty else { return a }
+        var result: [Int32] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if comesFirst(b[j], a[i]) {
+                result.append(b[j])
+                j += 1
+            } else {
+                result.append(a[i])
+                i += 1
+            }
+        }
+        result += a[i...]
+        result += b[j...]
+        return result
+    }
+
+    /// The sections of `order` for `grouping`. O(n).
+    private func sections(of order: [Int32], grouping: PhotoGrouping) -> [Section] {
         switch grouping {
-        case .none, .folder:
-            return Arrangement(order: order, sections: order.isEmpty ? [] : [Section(title: "", count: order.count)])
+        case .none:
+            return order.isEmpty ? [] : [Section(title: "", count: order.count)]
+        case .folder:
+            let folders = self.folders, names = folderNames
+            return Self.runs(of: order) { folders[Int($0)] }
+                .map { Section(title: names[Int($0.key)].isEmpty ? "(top folder)" : names[Int($0.key)], count: $0.count) }
         case .month, .day:
-            let byDay = grouping == .day
-            let sections = Self.runs(of: order) { photo -> Int64 in
+            let byDay = grouping == .day, times = self.times
+            let runs = Self.runs(of: order) { photo -> Int64 in
                 let time = times[Int(photo)]
                 guard time != Self.unknownTime else { return .min }
                 let date = CivilDate(wallClockSeconds: time)
                 return byDay ? Int64(date.dayNumber) : Int64(date.year * 12 + date.month - 1)
             }
-            return Arrangement(order: order, sections: sections.map { run in
+            return runs.map { run in
                 guard run.key != .min else { return Section(title: "Date unknown", count: run.count) }
                 let date = byDay ? CivilDate(dayNumber: Int(run.key))
                                  : CivilDate(year: Int(run.key) / 12, month: Int(run.key) % 12 + 1, day: 1)
                 return Section(title: byDay ? date.dayTitle : date.monthTitle, count: run.count)
-            })
+            }
         }
     }
 

@@ -50,7 +50,7 @@ struct PhotoTimelineTests {
     func datesOrderPhotosAndMonthsGroupThem(sort: PhotoSort) {
         var generator = SeededGenerator(seed: sort == .newestFirst ? 1 : 2)
         for _ in 0..<20 {
-            let timeline = randomTimeline(&generator, count: Int.random(in: 0..<300, using: &generator))
+            var timeline = randomTimeline(&generator, count: Int.random(in: 0..<300, using: &generator))
             for grouping in [PhotoGrouping.month, .day, .none] {
                 let arrangement = timeline.arrange(sort: sort, grouping: grouping)
                 #expect(arrangement.order.sorted() == (0..<Int32(timeline.count)).map { $0 })
@@ -89,7 +89,7 @@ struct PhotoTimelineTests {
 
     @Test func foldersAndNamesOrderByPath() {
         var generator = SeededGenerator(seed: 3)
-        let timeline = randomTimeline(&generator, count: 120)
+        var timeline = randomTimeline(&generator, count: 120)
         let byName = timeline.arrange(sort: .name, grouping: .none)
         let names = byName.order.map { timeline.ids[Int($0)].rawValue }
         #expect(names == names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
@@ -98,6 +98,53 @@ struct PhotoTimelineTests {
         #expect(byFolder.sections.map(\.count) == [30, 30, 30, 30])
         #expect(PhotoTimeline.folder(of: ImageID("a/b/c.jpg")) == "a/b")
         #expect(PhotoTimeline.folder(of: ImageID("c.jpg")) == "")
+    }
+
+    /// Arranging again after appends, new dates and removals (a merge) gives
+    /// exactly what arranging from scratch does (a sort).
+    @Test func incrementalArrangementsEqualAFreshSort() {
+        var generator = SeededGenerator(seed: 17)
+        for sort in PhotoSort.allCases {
+            for grouping in PhotoGrouping.allCases {
+                var timeline = randomTimeline(&generator, count: 200)
+                _ = timeline.arrange(sort: sort, grouping: grouping)
+                for round in 0..<15 {
+                    // Sometimes a few changes (merged), sometimes many (sorted again).
+                    let changes = round % 4 == 3 ? 120 : Int.random(in: 1..<20, using: &generator)
+                    for _ in 0..<changes {
+                        switch Int.random(in: 0..<3, using: &generator) {
+                        case 0:
+                            let index = timeline.count
+                            let photos: [(id: ImageID, fileTime: Int64?)] = [(ImageID("new/\(index).jpg"),
+                                Bool.random(using: &generator) ? nil : Int64.random(in: 0..<1_000, using: &generator) * 86_400)]
+                            timeline.append(photos)
+                        case 1:
+                            timeline.recordCapture(Int64.random(in: 0..<1_000, using: &generator) * 86_400,
+                                                   of: Int.random(in: 0..<timeline.count, using: &generator))
+                        default:
+                            timeline.remove([timeline.ids[Int.random(in: 0..<timeline.count, using: &generator)]])
+                        }
+                    }
+                    let incremental = timeline.arrange(sort: sort, grouping: grouping)
+                    var fresh = PhotoTimelineTests.copy(of: timeline)
+                    let sorted = fresh.arrange(sort: sort, grouping: grouping)
+                    #expect(incremental.order == sorted.order, "\(sort) \(grouping) round \(round)")
+                    #expect(incremental.sections == sorted.sections)
+                    #expect(incremental.order.count == timeline.shownCount)
+                }
+            }
+        }
+    }
+
+    /// The same photos, times and removals, with no arrangement made yet.
+    static func copy(of timeline: PhotoTimeline) -> PhotoTimeline {
+        var copy = PhotoTimeline()
+        copy.append(timeline.ids.indices.map { (id: timeline.ids[$0], fileTime: nil) })
+        for photo in timeline.ids.indices {
+            if let time = timeline.time(of: photo) { copy.recordCapture(time, of: photo) }
+            if timeline.number(of: timeline.ids[photo]) != photo { copy.remove([timeline.ids[photo]]) }
+        }
+        return copy
     }
 
     @Test func aCaptureDateReplacesTheFileTime() {
