@@ -1,0 +1,194 @@
+import Foundation
+
+/// One pass of ``CaptureDateReader`` over the bytes in hand: walks the
+/// format's records to its Exif and XMP data, reads the dates there, and
+/// keeps the most trusted; or notes the first range it misses.
+///
+/// Sources are read most trusted first and skipped once a date at least
+/// as trusted is known, so a photo with an EXIF `DateTimeOriginal` costs
+/// no read of its XMP.
+struct MetadataSearch {
+    let views: ExcerptViews
+    private(set) var best: CaptureDate?
+    private(set) var missing: Range<Int>?
+
+    /// The most bytes of Exif or XMP data read: dates sit near the start of
+    /// both; what follows is thumbnails and edit histories.
+    static let dataLimit = 256 << 10
+
+    init(views: ExcerptViews) {
+        self.views = views
+    }
+
+    var result: CaptureDateReader.Reading {
+        if let missing { return .needsBytes(missing) }
+        return best.map { .found($0) } ?? .notFound
+    }
+
+    /// Whether a source that can give a date as trusted as `source` is
+    /// worth reading: nothing is missing, and nothing as trusted is known.
+    private func wants(_ source: CaptureDate.Source) -> Bool {
+        missing == nil && (best.map { $0.source > source } ?? true)
+    }
+
+    private mutating func offer(_ date: CaptureDate?) {
+        guard let date else { return }
+        if best.map({ date.source < $0.source }) ?? true { best = date }
+    }
+
+    /// The view of `range` (capped at ``dataLimit``), or `nil` after noting
+    /// the range as missing.
+    private mutating func data(_ range: Range<Int>) -> ByteView? {
+        let capped = range.lowerBound..<(range.lowerBound + min(range.count, Self.dataLimit))
+        let (view, missingRange) = views.data(capped)
+        if let missingRange { missing = missingRange }
+        return view
+    }
+
+    /// The dates in the TIFF structure at `range` (EXIF's three, each with its offset and fraction).
+    private mutating func exif(_ range: Range<Int>, tiffStart: (ByteView) -> Int? = { $0.base }) {
+        guard wants(.exifOriginal), let view = data(range), let start = tiffStart(view), start < view.end,
+              let tiff = TIFFMetadata(view, range: start..<view.end) else { return }
+        for (fields, source) in [(tiff.original, CaptureDate.Source.exifOriginal), (tiff.digitized, .exifDigitized), (tiff.modified, .exifModified)] {
+            guard let text = fields.text else { continue }
+            offer(CaptureDate(exifText: text, offset: fields.offset, subseconds: fields.subseconds, source: source))
+        }
+    }
+
+    private mutating func xmp(_ range: Range<Int>) {
+        guard wants(.xmpOriginal), let view = data(range) else { return }
+        offer(XMPDates.best(in: view))
+    }
+
+    // MARK: Formats
+
+    mutating func jpeg() {
+        let views = self.views
+        var exifRanges: [Range<Int>] = [], xmpRanges: [Range<Int>] = []
+        let exifSignature = Array("Exif\0\0".utf8), xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+        let walk = views.walk(from: 2, to: Int.max, headerSize: 4, limit: 256, header: { view, at in
+            guard view.u8(at) == 0xFF, let marker = view.u8(at + 1) else { return nil }
+            switch marker {
+            case 0xFF: return ChainRecord(type: marker, dataStart: at + 1, end: at + 1, dataEnd: at + 1)   // fill byte
+            case 0xD0...0xD9, 0x01, 0xDA: return ChainRecord(type: marker, dataStart: at + 2, end: at + 2, dataEnd: at + 2)
+            default:
+                guard let length = view.u16(at + 2), length >= 2 else { return nil }
+                return ChainRecord(type: marker, dataStart: at + 4, end: at + 2 + length, dataEnd: at + 2 + length)
+            }
+        }, visit: { record in
+            guard record.type != 0xDA, record.type != 0xD9 else { return false }   // the image data: metadata comes before
+            guard record.type == 0xE1 else { return true }
+            let signature = record.dataStart..<min(record.dataEnd, record.dataStart + xmpSignature.count)
+            if let view = views.view(covering: signature) {
+                if view.matches(record.dataStart, exifSignature) { exifRanges.append((record.dataStart + 6)..<record.dataEnd) }
+                if view.matches(record.dataStart, xmpSignature) { xmpRanges.append((record.dataStart + xmpSignature.count)..<record.dataEnd) }
+            } else if exifRanges.isEmpty {
+                exifRanges.append(record.dataStart..<record.dataEnd)   // read it to tell what it is
+            }
+            return true
+        })
+        if case .needsBytes(let range) = walk, exifRanges.isEmpty { missing = range; return }
+        for range in exifRanges.prefix(1) {
+            exif(range, tiffStart: { view in
+                // A range read to tell what it is starts at the signature.
+                view.matches(range.lowerBound, exifSignature) ? range.lowerBound + 6 : range.lowerBound
+            })
+        }
+        if case .needsBytes(let range) = walk, missing == nil, wants(.xmpOriginal) { missing = range; return }
+        for range in xmpRanges.prefix(1) { xmp(range) }
+    }
+
+    mutating func png() {
+        let views = self.views
+        var exifRange: Range<Int>?, xmpRange: Range<Int>?, modified: CaptureDate?
+        let xmpKeyword = Array("XML:com.adobe.xmp\0".utf8)
+        let walk = views.walk(from: 8, to: Int.max, headerSize: 8, limit: 256, header: { view, at in
+            guard let length = view.u32(at), length <= 0x7FFF_FFFF, let type = view.u32(at + 4) else { return nil }
+            return ChainRecord(type: type, dataStart: at + 8, end: at + 12 + length, dataEnd: at + 8 + length)
+        }, visit: { record in
+            switch record.type {
+            case fourCC("IDAT"), fourCC("IEND"): return false     // metadata after the image data is not read
+            case fourCC("eXIf"): exifRange = exifRange ?? record.dataStart..<record.dataEnd
+            case fourCC("iTXt"):
+                let header = record.dataStart..<(record.dataStart + xmpKeyword.count + 2)
+                if let view = views.view(covering: header), view.matches(record.dataStart, xmpKeyword),
+                   view.u8(header.upperBound - 2) == 0 {             // not compressed
+                    xmpRange = xmpRange ?? header.upperBound..<record.dataEnd
+                }
+            case fourCC("tIME"):
+                if let view = views.view(covering: record.dataStart..<(record.dataStart + 7)) { modified = Self.pngTime(view, at: record.dataStart) }
+            default: break
+            }
+            return true
+        })
+        if case .needsBytes(let range) = walk { missing = range; return }
+        if let exifRange { exif(exifRange) }
+        if let xmpRange, missing == nil {
+            // iTXt: keyword, compression flag and method, then a language tag and a translated keyword, each ending in 0.
+            if let view = data(xmpRange) {
+                var start = xmpRange.lowerBound
+                for _ in 0..<2 { if let zero = view.bytes[(start - view.base)...].firstIndex(of: 0) { start = view.base + zero + 1 } }
+                if wants(.xmpOriginal), let text = view.slice(start..<view.end) { offer(XMPDates.best(in: text)) }
+            }
+        }
+        if missing == nil { offer(modified) }
+    }
+
+    /// PNG `tIME`: year (2 bytes), month, day, hour, minute, second, in UTC.
+    private static func pngTime(_ view: ByteView, at: Int) -> CaptureDate? {
+        guard let year = view.u16(at), let month = view.u8(at + 2), let day = view.u8(at + 3), let hour = view.u8(at + 4),
+              let minute = view.u8(at + 5), let second = view.u8(at + 6),
+              let seconds = CaptureDate.instant(year, month, day, hour, minute, second) else { return nil }
+        return CaptureDate(date: Date(timeIntervalSince1970: seconds), hasUTCOffset: true, source: .pngModified)
+    }
+
+    mutating func webp() {
+        guard let riffSize = views.first.u32(4, littleEndian: true) else { return }
+        var exifRange: Range<Int>?, xmpRange: Range<Int>?
+        let walk = views.walk(from: 12, to: 8 + riffSize, headerSize: 8, limit: 64, header: { view, at in
+            guard let type = view.u32(at), let size = view.u32(at + 4, littleEndian: true) else { return nil }
+            return ChainRecord(type: type, dataStart: at + 8, end: at + 8 + size + (size & 1), dataEnd: at + 8 + size)
+        }, visit: { record in
+            if record.type == fourCC("EXIF") { exifRange = exifRange ?? record.dataStart..<record.dataEnd }
+            if record.type == fourCC("XMP ") { xmpRange = xmpRange ?? record.dataStart..<record.dataEnd }
+            return exifRange == nil || xmpRange == nil
+        })
+        if case .needsBytes(let range) = walk, exifRange == nil { missing = range; return }
+        // Some writers keep JPEG's "Exif\0\0" before the TIFF header.
+        if let exifRange { exif(exifRange, tiffStart: { $0.matches(exifRange.lowerBound, Array("Exif\0\0".utf8)) ? exifRange.lowerBound + 6 : exifRange.lowerBound }) }
+        if case .needsBytes(let range) = walk, missing == nil, xmpRange == nil, wants(.xmpOriginal) { missing = range; return }
+        if let xmpRange { xmp(xmpRange) }
+    }
+
+    mutating func heif() {
+        var metaBox: ISOBox?
+        let walk = views.walk(from: 0, to: Int.max, headerSize: 8, limit: 64, header: { view, at in
+            guard let size = view.u32(at), let type = view.u32(at + 4) else { return nil }
+            let end: Int
+            switch size {
+            case 0: end = Int.max
+            case 1: guard let size64 = view.u64(at + 8), size64 >= 16, size64 <= Int.max - at else { return nil }; end = at + size64
+            default: guard size >= 8 else { return nil }; end = at + size
+            }
+            return ChainRecord(type: type, dataStart: at + (size == 1 ? 16 : 8), end: end, dataEnd: end)
+        }, visit: { record in
+            guard record.type == fourCC("meta") else { return record.end != Int.max }
+            metaBox = ISOBox(type: record.type, start: record.dataStart - 8, contentStart: record.dataStart, end: record.end)
+            return false
+        })
+        if case .needsBytes(let range) = walk { missing = range; return }
+        // A meta box of megabytes is not a photo's (a phone's is a few kilobytes).
+        guard let metaBox, metaBox.end - metaBox.start <= 4 << 20 else { return }
+        let whole = metaBox.start..<metaBox.end
+        let (view, missingRange) = views.data(whole)
+        if let missingRange { missing = missingRange; return }
+        guard let view, case .found(let meta) = HEIFMetaBox.parse(view, meta: metaBox) else { return }
+        if let exifItem = meta.itemTypes.filter({ $0.value == fourCC("Exif") }).keys.min(), let range = meta.locations[exifItem] {
+            // The Exif item's data: the offset of the TIFF header after its first four bytes, then the TIFF structure.
+            exif(range, tiffStart: { view in
+                view.u32(range.lowerBound).flatMap { $0 <= range.count - 4 ? range.lowerBound + 4 + $0 : nil }
+            })
+        }
+        if let xmpItem = meta.xmpItems.min(), let range = meta.locations[xmpItem] { xmp(range) }
+    }
+}
