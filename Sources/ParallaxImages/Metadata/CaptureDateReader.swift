@@ -50,8 +50,9 @@ public struct CaptureDateReader: Sendable {
         self.excerpts = FileExcerpts(firstBytes: firstBytes, isWholeFile: isWholeFile)
     }
 
-    /// Adds `bytes`, read from the file at `offset` (the range ``read()``
-    /// asked for, or as much of it as the file holds).
+    /// Adds `bytes`, read from the file at `offset`: the range ``read()``
+    /// asked for, or as much of it as the file holds (fewer bytes than
+    /// asked tell the reader where the file ends).
     public mutating func add(_ bytes: Data, at offset: Int) {
         excerpts.add(bytes, at: offset)
     }
@@ -60,9 +61,10 @@ public struct CaptureDateReader: Sendable {
     ///
     /// Complexity: O(bytes of metadata): headers are walked, and only the
     /// Exif and XMP data themselves are read in full.
-    public func read() -> Reading {
+    public mutating func read() -> Reading {
         guard excerpts.pieces.count <= Self.maximumReads + 1 else { return .notFound }
-        return excerpts.withViews { views in
+        let format = self.format
+        let reading = excerpts.withViews { views in
             var search = MetadataSearch(views: views)
             switch format {
             case .jpeg: search.jpeg()
@@ -72,17 +74,22 @@ public struct CaptureDateReader: Sendable {
             }
             return search.result
         }
+        // Remembered to tell a short answer, which means the file ends there.
+        if case .needsBytes(let range) = reading { excerpts.request = range }
+        return reading
     }
 
     /// The date in a file's first bytes, or the range to read next: a
     /// reader of those bytes, asked once.
     public static func read(from firstBytes: Data, format: ImageFormat) -> Reading {
-        CaptureDateReader(format: format, firstBytes: firstBytes).read()
+        var reader = CaptureDateReader(format: format, firstBytes: firstBytes)
+        return reader.read()
     }
 
     /// The date in `bytes`, all of a file.
     public static func read(fromWholeFile bytes: Data, format: ImageFormat) -> CaptureDate? {
-        guard case .found(let date) = CaptureDateReader(format: format, firstBytes: bytes, isWholeFile: true).read() else { return nil }
+        var reader = CaptureDateReader(format: format, firstBytes: bytes, isWholeFile: true)
+        guard case .found(let date) = reader.read() else { return nil }
         return date
     }
 }

@@ -10,8 +10,11 @@ struct FileExcerpts: Sendable {
     }
 
     private(set) var pieces: [Piece]
-    /// The file's length, when the first bytes are all of it.
-    let knownLength: Int?
+    /// The file's length, once known: the first bytes were all of it, or a
+    /// range asked for came back short.
+    private(set) var knownLength: Int?
+    /// The range last asked for, to tell a short read (the end of the file).
+    var request: Range<Int>?
 
     init(firstBytes: Data, isWholeFile: Bool) {
         pieces = [Piece(offset: 0, bytes: firstBytes)]
@@ -20,6 +23,10 @@ struct FileExcerpts: Sendable {
 
     mutating func add(_ bytes: Data, at offset: Int) {
         pieces.append(Piece(offset: offset, bytes: bytes))
+        if let request, request.lowerBound == offset, bytes.count < request.count {
+            knownLength = min(knownLength ?? .max, offset + bytes.count)
+        }
+        request = nil
     }
 
     /// Calls `body` with views of every piece, valid during the call.
@@ -49,12 +56,6 @@ struct ExcerptViews {
         views.first { $0.contains(range.lowerBound, count: range.count) }
     }
 
-    /// Whether the bytes at `offset` were asked for already, or lie past
-    /// the end of the file: asking again would read the same short piece.
-    func wasRead(at offset: Int) -> Bool {
-        if let knownLength, offset >= knownLength { return true }
-        return views.dropFirst().contains { $0.base == offset }
-    }
 }
 
 /// A record in a chain of records whose headers give their lengths: JPEG
@@ -97,7 +98,7 @@ extension ExcerptViews {
         for _ in 0..<limit {
             guard offset < end else { return .finished }
             guard let view = view(covering: offset..<(offset + headerSize)) else {
-                if wasRead(at: offset) { return .finished }
+                if let knownLength, offset + headerSize > knownLength { return .finished }
                 return .needsBytes(offset..<(offset + Self.readAhead))
             }
             guard let record = header(view, offset), record.end > offset else { return .malformed }
@@ -107,10 +108,4 @@ extension ExcerptViews {
         return .finished
     }
 
-    /// The view of `range`, or the range to read: `nil` view and `nil`
-    /// range when it was read already and came back short (the file ends).
-    func data(_ range: Range<Int>) -> (view: ByteView?, missing: Range<Int>?) {
-        if let view = view(covering: range) { return (view, nil) }
-        return (nil, wasRead(at: range.lowerBound) ? nil : range)
-    }
 }

@@ -39,10 +39,15 @@ struct MetadataSearch {
     /// The view of `range` (capped at ``dataLimit``), or `nil` after noting
     /// the range as missing.
     private mutating func data(_ range: Range<Int>) -> ByteView? {
-        let capped = range.lowerBound..<(range.lowerBound + min(range.count, Self.dataLimit))
-        let (view, missingRange) = views.data(capped)
-        if let missingRange { missing = missingRange }
-        return view
+        var end = range.lowerBound + min(range.count, Self.dataLimit)
+        if let length = views.knownLength { end = min(end, length) }       // what a file cut short still holds
+        guard end > range.lowerBound else { return nil }
+        let capped = range.lowerBound..<end
+        guard let view = views.view(covering: capped) else {
+            if views.knownLength == nil { missing = capped }
+            return nil
+        }
+        return view.slice(capped)
     }
 
     /// The dates in the TIFF structure at `range` (EXIF's three, each with its offset and fraction).
@@ -179,10 +184,11 @@ struct MetadataSearch {
         if case .needsBytes(let range) = walk { missing = range; return }
         // A meta box of megabytes is not a photo's (a phone's is a few kilobytes).
         guard let metaBox, metaBox.end - metaBox.start <= 4 << 20 else { return }
-        let whole = metaBox.start..<metaBox.end
-        let (view, missingRange) = views.data(whole)
-        if let missingRange { missing = missingRange; return }
-        guard let view, case .found(let meta) = HEIFMetaBox.parse(view, meta: metaBox) else { return }
+        guard let view = views.view(covering: metaBox.start..<metaBox.end) else {
+            if views.knownLength == nil { missing = metaBox.start..<metaBox.end }
+            return
+        }
+        guard case .found(let meta) = HEIFMetaBox.parse(view, meta: metaBox) else { return }
         if let exifItem = meta.itemTypes.filter({ $0.value == fourCC("Exif") }).keys.min(), let range = meta.locations[exifItem] {
             // The Exif item's data: the offset of the TIFF header after its first four bytes, then the TIFF structure.
             exif(range, tiffStart: { view in
