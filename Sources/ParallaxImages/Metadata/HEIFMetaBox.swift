@@ -137,7 +137,7 @@ struct HEIFMetaBox {
     /// The content type of a `mime` item entry: after the item name, both
     /// null-terminated strings.
     private static func mimeType(_ view: ByteView, from start: Int, to end: Int) -> String? {
-        guard let name = view.slice(start..<end), let nameEnd = name.bytes.firstIndex(of: 0) else { return nil }
+        guard start < end, let name = view.slice(start..<end), let nameEnd = name.bytes.firstIndex(of: 0) else { return nil }
         let typeStart = start + nameEnd + 1
         guard let rest = view.slice(typeStart..<end) else { return nil }
         let typeEnd = rest.bytes.firstIndex(of: 0) ?? rest.bytes.count

@@ -85,8 +85,11 @@ struct MetadataSearch {
             guard record.type == 0xE1 else { return true }
             let signature = record.dataStart..<min(record.dataEnd, record.dataStart + xmpSignature.count)
             if let view = views.view(covering: signature) {
-                if view.matches(record.dataStart, exifSignature) { exifRanges.append((record.dataStart + 6)..<record.dataEnd) }
-                if view.matches(record.dataStart, xmpSignature) { xmpRanges.append((record.dataStart + xmpSignature.count)..<record.dataEnd) }
+                // A signature check is made only on bytes the segment holds, so its ranges are never reversed.
+                if signature.count >= 6, view.matches(record.dataStart, exifSignature) { exifRanges.append((record.dataStart + 6)..<record.dataEnd) }
+                if signature.count == xmpSignature.count, view.matches(record.dataStart, xmpSignature) {
+                    xmpRanges.append((record.dataStart + xmpSignature.count)..<record.dataEnd)
+                }
             } else if exifRanges.isEmpty {
                 exifRanges.append(record.dataStart..<record.dataEnd)   // read it to tell what it is
             }
@@ -116,7 +119,7 @@ struct MetadataSearch {
             case fourCC("eXIf"): exifRange = exifRange ?? record.dataStart..<record.dataEnd
             case fourCC("iTXt"):
                 let header = record.dataStart..<(record.dataStart + xmpKeyword.count + 2)
-                if let view = views.view(covering: header), view.matches(record.dataStart, xmpKeyword),
+                if header.upperBound <= record.dataEnd, let view = views.view(covering: header), view.matches(record.dataStart, xmpKeyword),
                    view.u8(header.upperBound - 2) == 0 {             // not compressed
                     xmpRange = xmpRange ?? header.upperBound..<record.dataEnd
                 }
