@@ -124,7 +124,7 @@ public struct FolderImageSource: ImageSource {
     }
 
     /// The path of picture `id`, or `nil` if it names no file here.
-    private func path(of id: ImageID) -> [CChar]? {
+    func path(of id: ImageID) -> [CChar]? {
         Self.fileName(of: id).map { path(ofFileNamed: $0) }
     }
 

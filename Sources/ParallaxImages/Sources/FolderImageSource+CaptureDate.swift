@@ -1,0 +1,88 @@
+import Foundation
+
+extension FolderImageSource {
+    /// When photo `id` was taken: the date its metadata records
+    /// (``CaptureDateReader``), or else the file's modification time.
+    ///
+    /// Costs what a header costs: one read of the first 64 KB, and for a
+    /// HEIF or WebP photo whose Exif data follows the picture one or two
+    /// reads of just that range (`pread`), never the whole file.
+    /// - Throws: ``ImageSourceError/notFound(_:)``, or
+    ///   ``ImageSourceError/unreadable(_:_:)`` for a file that is not a photo.
+    public func captureDate(for id: ImageID) async throws(ImageSourceError) -> CaptureDate {
+        guard let path = path(of: id) else { throw .notFound(id) }
+        let read = await BlockingWorkQueue.fileIO.run { Self.readCaptureDate(at: path, id: id) }
+        switch read {
+        case .success(let date): return date
+        case .failure(let error): throw error
+        }
+    }
+
+    /// The bytes read first for a date: a JPEG's or PNG's metadata and a
+    /// HEIF's `meta` box fit, as for the header.
+    static let captureDateFirstRead = 64 << 10
+
+    static func readCaptureDate(at path: [CChar], id: ImageID) -> Result<CaptureDate, ImageSourceError> {
+        let kind = FileKind(cPath: path)
+        guard kind == .regular else {
+            return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.unreadable(id, "cannot be opened")) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.unreadable(id, "is no longer a regular file"))
+        }
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        let modified = CaptureDate(date: Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9),
+                                   hasUTCOffset: true, source: .fileModified)
+        let size = Int(status.st_size)
+        guard let first = readBytes(descriptor, at: 0, count: min(size, captureDateFirstRead)) else {
+            return .failure(.unreadable(id, "cannot be read"))
+        }
+        guard let format = ImageFormat(sniffing: first) else { return .failure(.unreadable(id, "is not a photo this source reads")) }
+        return .success(captureDate(descriptor, format: format, firstBytes: first, fileSize: size) ?? modified)
+    }
+
+    /// The date in the metadata of the open file `descriptor` of `fileSize`
+    /// bytes, given its first bytes: each range the reader asks for is
+    /// read with `pread`, at most ``CaptureDateReader/maximumReads`` times.
+    static func captureDate(_ descriptor: Int32, format: ImageFormat, firstBytes: Data, fileSize: Int) -> CaptureDate? {
+        var reader = CaptureDateReader(format: format, firstBytes: firstBytes, isWholeFile: firstBytes.count >= fileSize)
+        for _ in 0...CaptureDateReader.maximumReads {
+            switch reader.read() {
+            case .found(let date): return date
+            case .notFound: return nil
+            case .needsBytes(let range):
+                let start = min(range.lowerBound, fileSize), end = min(range.upperBound, fileSize)
+                guard let bytes = readBytes(descriptor, at: start, count: end - start) else { return nil }
+                reader.add(bytes, at: range.lowerBound)
+            }
+        }
+        return nil
+    }
+
+    /// `count` bytes from `offset` (fewer at the end of the file), or `nil` on an error.
+    private static func readBytes(_ descriptor: Int32, at offset: Int, count: Int) -> Data? {
+        guard count > 0 else { return Data() }
+        var data = Data(count: count)
+        let filled = data.withUnsafeMutableBytes { buffer -> Int in
+            var filled = 0
+            while filled < count {
+                let n = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return n < 0 ? -1 : filled }
+                filled += n
+            }
+            return filled
+        }
+        guard filled >= 0 else { return nil }
+        if filled < count { data.removeSubrange(filled...) }
+        return data
+    }
+}
