@@ -14,7 +14,7 @@ struct CaptureDateReaderTests {
     /// The date `reader` reaches when every range it asks for is cut from
     /// `file`, with how many ranges it asked for.
     static func readInPieces(_ file: Data, format: ImageFormat, firstBytes: Int = 64 << 10) -> (date: CaptureDate?, reads: Int) {
-        var reader = CaptureDateReader(format: format, firstBytes: file.prefix(firstBytes), isWholeFile: file.count <= firstBytes)
+        var reader = CaptureDateReader(format: format, firstBytes: file.prefix(firstBytes), fileLength: file.count)
         for reads in 0...CaptureDateReader.maximumReads {
             switch reader.read() {
             case .found(let date): return (date, reads)
@@ -108,9 +108,9 @@ struct CaptureDateReaderTests {
     }
 
     @Test func aShortFileNeverAsksForMore() {
-        var webp = CaptureDateReader(format: .webp, firstBytes: F.losslessWebP, isWholeFile: true)
+        var webp = CaptureDateReader(format: .webp, firstBytes: F.losslessWebP, fileLength: F.losslessWebP.count)
         #expect(webp.read() == .notFound)
-        var png = CaptureDateReader(format: .png, firstBytes: F.timePNG.prefix(40), isWholeFile: true)
+        var png = CaptureDateReader(format: .png, firstBytes: F.timePNG.prefix(40), fileLength: 40)
         #expect(png.read() == .notFound)
         // A range that comes back short marks the end of the file: the reader asks no more.
         var cut = CaptureDateReader(format: .png, firstBytes: F.timePNG.prefix(33))

@@ -9,9 +9,12 @@ import Foundation
 ///   then IFD0's `DateTime`) and the XMP APP1 segment, all before the image data.
 /// - HEIF and AVIF: the `Exif` item and the XMP `mime` item, which the
 ///   `meta` box locates; their data usually lies after the coded picture.
-/// - PNG: the `eXIf` chunk, XMP in an `iTXt` chunk, then `tIME`; only
-///   chunks before the image data count (as for the orientation), so the
-///   reader never walks a file's hundreds of `IDAT` chunks.
+/// - PNG: the `eXIf` chunk, XMP in an `iTXt` chunk, ImageMagick's and
+///   GIMP's raw EXIF and XMP profiles in `zTXt` chunks, then `tIME`. The
+///   chunks before the image data are read first; when they hold nothing
+///   better than `tIME` and the file's length is known, its last 32 KB
+///   too (ImageMagick 6 writes `eXIf` after the image data, `tIME` before
+///   it). The reader never walks a file's hundreds of `IDAT` chunks.
 /// - WebP: the `EXIF` and `XMP ` chunks of an extended (VP8X) file, which
 ///   usually follow the image data.
 ///
@@ -44,10 +47,12 @@ public struct CaptureDateReader: Sendable {
     private var excerpts: FileExcerpts
 
     /// A reader of the photo in `format` whose file starts with `firstBytes`
-    /// (`isWholeFile` when they are all of it, so nothing past them is asked for).
-    public init(format: ImageFormat, firstBytes: Data, isWholeFile: Bool = false) {
+    /// and is `fileLength` bytes long, when that is known: nothing past the
+    /// end is asked for, and a PNG's last bytes can be, for the metadata
+    /// some writers put after its image data.
+    public init(format: ImageFormat, firstBytes: Data, fileLength: Int? = nil) {
         self.format = format
-        self.excerpts = FileExcerpts(firstBytes: firstBytes, isWholeFile: isWholeFile)
+        self.excerpts = FileExcerpts(firstBytes: firstBytes, fileLength: fileLength.map { max($0, firstBytes.count) })
     }
 
     /// Adds `bytes`, read from the file at `offset`: the range ``read()``
@@ -88,7 +93,7 @@ public struct CaptureDateReader: Sendable {
 
     /// The date in `bytes`, all of a file.
     public static func read(fromWholeFile bytes: Data, format: ImageFormat) -> CaptureDate? {
-        var reader = CaptureDateReader(format: format, firstBytes: bytes, isWholeFile: true)
+        var reader = CaptureDateReader(format: format, firstBytes: bytes, fileLength: bytes.count)
         guard case .found(let date) = reader.read() else { return nil }
         return date
     }

@@ -10,15 +10,14 @@ struct FileExcerpts: Sendable {
     }
 
     private(set) var pieces: [Piece]
-    /// The file's length, once known: the first bytes were all of it, or a
-    /// range asked for came back short.
+    /// The file's length, once known: given, or a range asked for came back short.
     private(set) var knownLength: Int?
     /// The range last asked for, to tell a short read (the end of the file).
     var request: Range<Int>?
 
-    init(firstBytes: Data, isWholeFile: Bool) {
+    init(firstBytes: Data, fileLength: Int?) {
         pieces = [Piece(offset: 0, bytes: firstBytes)]
-        knownLength = isWholeFile ? firstBytes.count : nil
+        knownLength = fileLength
     }
 
     mutating func add(_ bytes: Data, at offset: Int) {

@@ -44,7 +44,7 @@ struct MetadataSearch {
         guard end > range.lowerBound else { return nil }
         let capped = range.lowerBound..<end
         guard let view = views.view(covering: capped) else {
-            if views.knownLength == nil { missing = capped }
+            missing = capped
             return nil
         }
         return view.slice(capped)
@@ -54,6 +54,11 @@ struct MetadataSearch {
     private mutating func exif(_ range: Range<Int>, tiffStart: (ByteView) -> Int? = { $0.base }) {
         guard wants(.exifOriginal), let view = data(range), let start = tiffStart(view), start < view.end,
               let tiff = TIFFMetadata(view, range: start..<view.end) else { return }
+        offer(tiff)
+    }
+
+    /// The three dates of an EXIF structure, each with its offset and fraction.
+    private mutating func offer(_ tiff: TIFFMetadata) {
         for (fields, source) in [(tiff.original, CaptureDate.Source.exifOriginal), (tiff.digitized, .exifDigitized), (tiff.modified, .exifModified)] {
             guard let text = fields.text else { continue }
             offer(CaptureDate(exifText: text, offset: fields.offset, subseconds: fields.subseconds, source: source))
@@ -106,48 +111,51 @@ struct MetadataSearch {
         for range in xmpRanges.prefix(1) { xmp(range) }
     }
 
+    /// The most bytes read from the end of a PNG for the metadata some
+    /// writers put after the image data (ImageMagick 6 writes `eXIf` there,
+    /// and `tIME` before it).
+    static let pngTailLength = 32 << 10
+
     mutating func png() {
         let views = self.views
-        var exifRange: Range<Int>?, xmpRange: Range<Int>?, modified: CaptureDate?
-        let xmpKeyword = Array("XML:com.adobe.xmp\0".utf8)
-        let walk = views.walk(from: 8, to: Int.max, headerSize: 8, limit: 256, header: { view, at in
-            guard let length = view.u32(at), length <= 0x7FFF_FFFF, let type = view.u32(at + 4) else { return nil }
-            return ChainRecord(type: type, dataStart: at + 8, end: at + 12 + length, dataEnd: at + 8 + length)
-        }, visit: { record in
-            switch record.type {
-            case fourCC("IDAT"), fourCC("IEND"): return false     // metadata after the image data is not read
-            case fourCC("eXIf"): exifRange = exifRange ?? record.dataStart..<record.dataEnd
-            case fourCC("iTXt"):
-                let header = record.dataStart..<(record.dataStart + xmpKeyword.count + 2)
-                if header.upperBound <= record.dataEnd, let view = views.view(covering: header), view.matches(record.dataStart, xmpKeyword),
-                   view.u8(header.upperBound - 2) == 0 {             // not compressed
-                    xmpRange = xmpRange ?? header.upperBound..<record.dataEnd
-                }
-            case fourCC("tIME"):
-                if let view = views.view(covering: record.dataStart..<(record.dataStart + 7)) { modified = Self.pngTime(view, at: record.dataStart) }
-            default: break
-            }
-            return true
-        })
+        var early = PNGMetadataChunks()
+        let walk = views.walk(from: 8, to: Int.max, headerSize: 8, limit: 256, header: PNGMetadataChunks.header,
+                              visit: { early.collect($0, views: views) })
         if case .needsBytes(let range) = walk { missing = range; return }
-        if let exifRange { exif(exifRange) }
-        if let xmpRange, missing == nil {
-            // iTXt: keyword, compression flag and method, then a language tag and a translated keyword, each ending in 0.
-            if let view = data(xmpRange) {
-                var start = xmpRange.lowerBound
-                for _ in 0..<2 { if let zero = view.bytes[(start - view.base)...].firstIndex(of: 0) { start = view.base + zero + 1 } }
-                if wants(.xmpOriginal), let text = view.slice(start..<view.end) { offer(XMPDates.best(in: text)) }
-            }
-        }
-        if missing == nil { offer(modified) }
+        offer(early)
+        // Nothing better than tIME before the image data: look after it, in the file's last bytes,
+        // when the file's length says where they are.
+        guard missing == nil, early.reachedImageData, best.map({ $0.source >= .pngModified }) ?? true,
+              let length = views.knownLength else { return }
+        let tailRange = max(8, length - Self.pngTailLength)..<length
+        guard let tail = views.view(covering: tailRange)?.slice(tailRange) else { missing = tailRange; return }
+        guard let chain = PNGMetadataChunks.chainStart(in: tail, fileLength: length) else { return }
+        var late = PNGMetadataChunks(stopsAtImageData: false)
+        _ = views.walk(from: chain, to: length, headerSize: 8, limit: 64, header: PNGMetadataChunks.header,
+                       visit: { late.collect($0, views: views) })
+        offer(late)
     }
 
-    /// PNG `tIME`: year (2 bytes), month, day, hour, minute, second, in UTC.
-    private static func pngTime(_ view: ByteView, at: Int) -> CaptureDate? {
-        guard let year = view.u16(at), let month = view.u8(at + 2), let day = view.u8(at + 3), let hour = view.u8(at + 4),
-              let minute = view.u8(at + 5), let second = view.u8(at + 6),
-              let seconds = CaptureDate.instant(year, month, day, hour, minute, second) else { return nil }
-        return CaptureDate(date: Date(timeIntervalSince1970: seconds), hasUTCOffset: true, source: .pngModified)
+    /// The dates in the metadata chunks `chunks` found, most trusted first.
+    private mutating func offer(_ chunks: PNGMetadataChunks) {
+        if let range = chunks.exif { exif(range) }
+        for text in chunks.texts where text.content == nil || wants(text.content == .exif ? .exifOriginal : .xmpOriginal) {
+            guard let view = data(text.range) else {
+                if missing != nil { return }
+                continue
+            }
+            guard let content = text.content ?? PNGTextChunks.content(type: text.type, head: view),
+                  wants(content == .exif ? .exifOriginal : .xmpOriginal),
+                  let payload = PNGTextChunks.payload(type: text.type, data: view) else { continue }
+            payload.withUnsafeBufferPointer { buffer in
+                let bytes = ByteView(buffer)
+                switch content {
+                case .exif: if let tiff = TIFFMetadata(bytes, range: 0..<buffer.count) { offer(tiff) }
+                case .xmp: offer(XMPDates.best(in: bytes))
+                }
+            }
+        }
+        if missing == nil { offer(chunks.modified) }
     }
 
     mutating func webp() {
@@ -188,7 +196,7 @@ struct MetadataSearch {
         // A meta box of megabytes is not a photo's (a phone's is a few kilobytes).
         guard let metaBox, metaBox.end - metaBox.start <= 4 << 20 else { return }
         guard let view = views.view(covering: metaBox.start..<metaBox.end) else {
-            if views.knownLength == nil { missing = metaBox.start..<metaBox.end }
+            if metaBox.end <= views.knownLength ?? .max { missing = metaBox.start..<metaBox.end }
             return
         }
         guard case .found(let meta) = HEIFMetaBox.parse(view, meta: metaBox) else { return }

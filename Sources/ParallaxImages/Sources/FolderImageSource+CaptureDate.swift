@@ -53,7 +53,7 @@ extension FolderImageSource {
     /// bytes, given its first bytes: each range the reader asks for is
     /// read with `pread`, at most ``CaptureDateReader/maximumReads`` times.
     static func captureDate(_ descriptor: Int32, format: ImageFormat, firstBytes: Data, fileSize: Int) -> CaptureDate? {
-        var reader = CaptureDateReader(format: format, firstBytes: firstBytes, isWholeFile: firstBytes.count >= fileSize)
+        var reader = CaptureDateReader(format: format, firstBytes: firstBytes, fileLength: fileSize)
         for _ in 0...CaptureDateReader.maximumReads {
             switch reader.read() {
             case .found(let date): return date
