@@ -4,13 +4,14 @@ import Testing
 
 /// ``CaptureDateReader`` against exiftool on the real photos
 /// (`scripts/fetch-photos.sh`), when both are there: every date the reader
-/// finds is the one exiftool reads from the same tag, and every JPEG that
-/// exiftool finds a `DateTimeOriginal` in has it found.
+/// finds is the one exiftool reads from the same tag, every JPEG that
+/// exiftool finds a `DateTimeOriginal` in has it found, and every header
+/// has the size exiftool reads.
 @Suite("Capture dates against exiftool")
 struct CaptureDateExiftoolTests {
     static let tags = ["-DateTimeOriginal", "-OffsetTimeOriginal", "-SubSecTimeOriginal", "-CreateDate", "-OffsetTimeDigitized",
                        "-SubSecTimeDigitized", "-ModifyDate", "-OffsetTime", "-SubSecTime", "-XMP-exif:DateTimeOriginal",
-                       "-XMP-photoshop:DateCreated", "-XMP-xmp:CreateDate", "-PNG:ModifyDate"]
+                       "-XMP-photoshop:DateCreated", "-XMP-xmp:CreateDate", "-PNG:ModifyDate", "-Composite:ImageSize"]
 
     /// exiftool's raw (`-n`) values by file name and `Group:Tag`, or `nil` without exiftool.
     static func exiftool(_ folder: URL) -> [String: [String: String]]? {
@@ -49,7 +50,7 @@ struct CaptureDateExiftoolTests {
         }
     }
 
-    @Test func everyDateFoundIsExiftoolsAndNoJPEGDateIsMissed() throws {
+    @Test func everyDateAndSizeFoundIsExiftools() throws {
         let folder = TestData.folder(environment: "PARALLAX_PHOTOS", named: "photos")
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path), let reference = Self.exiftool(folder) else {
             return                                                // no photos or no exiftool here: nothing to compare
@@ -64,6 +65,10 @@ struct CaptureDateExiftoolTests {
             }
             if format == .jpeg, !Self.reference(tags, source: .exifOriginal).isEmpty {
                 #expect(found?.source == .exifOriginal, "\(file)")
+            }
+            if let size = tags["Composite:ImageSize"] {
+                let header = try ImageHeader.read(from: data)
+                #expect(header.map { "\($0.storedWidth) \($0.storedHeight)" } == size, "\(file)")
             }
             compared += 1
         }

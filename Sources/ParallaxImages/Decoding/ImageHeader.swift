@@ -41,8 +41,9 @@ public struct ImageHeader: Sendable, Hashable {
     /// The header of the picture that starts with `bytes`, or `nil` if they
     /// end before it does (read more; `bytes` may be any prefix of the file).
     ///
-    /// Complexity: O(bytes up to the frame header); nothing is allocated but
-    /// the result.
+    /// Complexity: O(bytes up to the frame header); for JPEG, PNG and WebP
+    /// nothing is allocated but the result, for HEIF and AVIF the tables
+    /// of the `meta` box (a few kilobytes).
     /// - Throws: ``ImageDecodingError/unsupportedFormat`` for anything but
     ///   the formats of ``ImageFormat``; ``ImageDecodingError/corrupt(_:)``
     ///   for a header that is malformed or gives an empty size.
