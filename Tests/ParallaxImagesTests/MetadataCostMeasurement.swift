@@ -17,6 +17,7 @@ struct MetadataCostMeasurement {
         func nanoseconds(_ duration: Duration) -> Double { Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9 }
         // In memory: the first 64 KB in hand, and the ranges the date reader asks for cut from the file.
         var parse: [Double] = [], extraReads = 0
+        var byFormat: [String: [Double]] = [:]
         for index in 0..<1000 {
             let file = files[index % files.count]
             let first = file.prefix(64 << 10)
@@ -32,6 +33,7 @@ struct MetadataCostMeasurement {
                 }
             }
             parse.append(nanoseconds(elapsed))
+            byFormat[(names[index % files.count] as NSString).pathExtension, default: []].append(nanoseconds(elapsed))
         }
         // From the disk (warm page cache): the folder source's header read and its date read, each opening the file.
         var disk: [Double] = []
@@ -48,6 +50,7 @@ struct MetadataCostMeasurement {
             let sorted = values.sorted()
             return String(format: "median %.1f µs, p90 %.1f µs, max %.1f µs", sorted[sorted.count / 2] / 1000, sorted[sorted.count * 9 / 10] / 1000, sorted.last! / 1000)
         }
+        for (format, values) in byFormat.sorted(by: { $0.key < $1.key }) { print("metadata cost, parse, \(format): \(summary(values))") }
         print("metadata cost over \(files.count) files cycled to 1000: parse \(summary(parse)) (\(extraReads) extra ranges); with file reads \(summary(disk))")
     }
 }

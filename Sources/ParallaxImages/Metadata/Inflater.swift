@@ -3,9 +3,10 @@
 /// `zTXt` "Raw profile type exif" ImageMagick and GIMP write, and a
 /// compressed XMP `iTXt`.
 ///
-/// A small, plain decoder after Mark Adler's `puff`: canonical Huffman codes
-/// decoded a bit at a time, which is slow per byte but needs no tables
-/// beyond the code lengths; the metadata it is used on is a few kilobytes.
+/// A small, plain decoder after Mark Adler's `puff`: canonical Huffman
+/// codes, looked up 9 bits at a time in a 512-entry table (the longer,
+/// rarer codes a bit at a time, as `puff` does all of them); the metadata
+/// it is used on is a few kilobytes.
 /// Output stops at `limit` bytes (the dates are near the start), every
 /// read is checked against the input, and a malformed stream is `nil`:
 /// the work is O(limit + input), whatever the stream claims.
@@ -25,6 +26,11 @@ enum Inflater {
     private struct Huffman {
         var counts = [Int](repeating: 0, count: 16)
         var symbols: [Int]
+        /// For each 9 bits as they arrive (first bit lowest), the symbol and
+        /// length (`symbol << 4 | length`) of the code they start with, or
+        /// -1 when that code is longer than 9 bits.
+        var table = [Int32](repeating: -1, count: 1 << Self.tableBits)
+        static let tableBits = 9
 
         /// The code for symbols with `lengths` (0: unused), or `nil` for an
         /// over-subscribed set of lengths.
@@ -41,6 +47,23 @@ enum Inflater {
             for (symbol, length) in lengths.enumerated() where length != 0 {
                 symbols[offsets[length]] = symbol
                 offsets[length] += 1
+            }
+            // Canonical codes in symbol order, each length's first code the last one's next, doubled.
+            var code = 0, index = 0
+            for length in 1..<16 {
+                for _ in 0..<counts[length] {
+                    if length <= Self.tableBits {
+                        // Codes are packed first bit first, so the table is indexed by the code's bits reversed.
+                        var reversed = 0
+                        for bit in 0..<length where code & (1 << (length - 1 - bit)) != 0 { reversed |= 1 << bit }
+                        for entry in stride(from: reversed, to: 1 << Self.tableBits, by: 1 << length) {
+                            table[entry] = Int32(symbols[index] << 4 | length)
+                        }
+                    }
+                    code += 1
+                    index += 1
+                }
+                code <<= 1
             }
         }
     }
@@ -75,6 +98,17 @@ enum Inflater {
         }
 
         mutating func decode(_ code: Huffman) -> Int? {
+            while bitCount < Huffman.tableBits, position < input.count {
+                bitBuffer |= Int(input[position]) << bitCount
+                position += 1
+                bitCount += 8
+            }
+            let entry = code.table[bitBuffer & ((1 << Huffman.tableBits) - 1)]
+            if entry >= 0, Int(entry & 15) <= bitCount {
+                bitBuffer >>= Int(entry & 15)
+                bitCount -= Int(entry & 15)
+                return Int(entry >> 4)
+            }
             var first = 0, index = 0, value = 0
             for length in 1..<16 {
                 value |= bits(1)
