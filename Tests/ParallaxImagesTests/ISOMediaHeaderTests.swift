@@ -38,6 +38,16 @@ struct ISOMediaHeaderTests {
         }
     }
 
+    @Test func aTurnListedBeforeIspeIsAlreadyInItsSize() throws {
+        // libheif 1.15's heif-enc: irot 3, then ispe with the turned size; heif-convert decodes it to 148 × 226.
+        let file = B.heif(properties: [B.irot(3), B.ispe(148, 226)])
+        let header = try #require(try ImageHeader.read(from: file))
+        #expect(header == ImageHeader(format: .heif, storedWidth: 226, storedHeight: 148, orientation: .right))
+        #expect(header.width == 148 && header.height == 226)
+        // A half turn changes no size, wherever it is.
+        #expect(try ImageHeader.read(from: B.heif(properties: [B.irot(2), B.ispe(148, 226)]))?.width == 148)
+    }
+
     @Test func compositionOfOrientationsMatchesApplyingThemInTurn() throws {
         let picture = PixelImage(unchecked: 3, height: 2, pixels: (0..<24).map { UInt8($0) })
         for first in ImageOrientation.allCases {

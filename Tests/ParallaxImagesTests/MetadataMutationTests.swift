@@ -83,6 +83,23 @@ struct MetadataMutationTests {
         #expect(reads > 0)
     }
 
+    @Test func everyConformanceFileCrashersIncludedEndsInAnAnswerOrATypedError() throws {
+        let corpus = TestData.folder(environment: "PARALLAX_CONFORMANCE", named: "conformance")
+        guard let walker = FileManager.default.enumerator(atPath: corpus.path) else { return }   // not fetched here
+        var read = 0
+        for case let file as String in walker where !file.hasSuffix(".ref") && !file.hasSuffix(".tsv") {
+            guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(file).path),
+                  let format = ImageFormat(sniffing: data) else { continue }
+            _ = try? ImageHeader.read(from: data)
+            for firstBytes in [64 << 10, 4096] {
+                let (_, reads) = CaptureDateReaderTests.readInPieces(data, format: format, firstBytes: firstBytes)
+                #expect(reads <= CaptureDateReader.maximumReads, "\(file)")
+            }
+            read += 1
+        }
+        #expect(read > 0)
+    }
+
     @Test func everyPrefixOfEveryFileIsAnAnswerOrARequest() throws {
         for (original, format) in Self.originals {
             for length in 0...original.count {

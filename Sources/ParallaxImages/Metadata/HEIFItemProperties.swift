@@ -8,6 +8,12 @@
 /// `imir` mode 0 exchanges top and bottom (EXIF 4), mode 1 left and right
 /// (EXIF 2), as ISO/IEC 23008-12:2022 words it and libheif and libavif do
 /// (the 2017 edition's "vertical axis" for 0 reads the other way round).
+///
+/// `ispe` gives the size at its place in that order: the standard puts it
+/// before every transformative property (the coded size), but libheif
+/// before 1.17 writes `irot` first and the turned size in `ispe`, and
+/// decodes such a file to that size. So a turn listed before `ispe` is
+/// taken as already in it.
 struct HEIFItemProperties: Equatable {
     /// The width as coded, after any clean-aperture crop.
     var width: Int
@@ -23,6 +29,7 @@ struct HEIFItemProperties: Equatable {
     static func of(_ item: Int, in meta: HEIFMetaBox, view: ByteView) -> Result<HEIFItemProperties, ImageDecodingError> {
         var size: (width: Int, height: Int)?
         var orientation = ImageOrientation.up
+        var orientationBeforeSize = ImageOrientation.up
         for index in (meta.associations[item] ?? []).prefix(64) {
             guard index >= 1, index <= meta.properties.count else { continue }   // index 0: no property
             let property = meta.properties[index - 1]
@@ -35,6 +42,7 @@ struct HEIFItemProperties: Equatable {
                     return .failure(.corrupt("a truncated ispe property"))
                 }
                 size = (width, height)
+                orientationBeforeSize = orientation
             case fourCC("clap"):
                 if let current = size, let cropped = cleanAperture(box, at: at, width: current.width, height: current.height) {
                     size = cropped
@@ -53,7 +61,8 @@ struct HEIFItemProperties: Equatable {
         if size == nil, meta.itemTypes[item] == fourCC("grid"), let data = meta.locations[item] {
             size = gridSize(view, data)
         }
-        guard let size else { return .failure(.corrupt("the primary image has no size (ispe) property")) }
+        guard var size else { return .failure(.corrupt("the primary image has no size (ispe) property")) }
+        if orientationBeforeSize.swapsWidthAndHeight { size = (size.height, size.width) }
         guard size.width > 0, size.height > 0 else {
             return .failure(.corrupt("the primary image's ispe gives an empty size \(size.width) × \(size.height)"))
         }
