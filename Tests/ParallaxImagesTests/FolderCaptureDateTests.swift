@@ -33,5 +33,12 @@ struct FolderCaptureDateTests {
         #expect(try await source.captureDate(for: "e.jpg") == CaptureDate(date: touched, hasUTCOffset: true, source: .fileModified))
         await #expect(throws: ImageSourceError.unreadable("f.jpg", "is not a photo this source reads")) { try await source.captureDate(for: "f.jpg") }
         await #expect(throws: ImageSourceError.notFound("g.jpg")) { try await source.captureDate(for: "g.jpg") }
+        // Header and date from one opening of the file, as each alone gives them.
+        for name in ["a.jpg", "b.heic", "c.webp", "d.png", "e.jpg"] {
+            let both = try await source.headerAndCaptureDate(for: ImageID(name))
+            #expect(both.header == (try await source.header(for: ImageID(name))), "\(name)")
+            #expect(both.date == (try await source.captureDate(for: ImageID(name))), "\(name)")
+        }
+        await #expect(throws: ImageSourceError.self) { try await source.headerAndCaptureDate(for: "f.jpg") }
     }
 }
