@@ -4,11 +4,16 @@
 SWIFT ?= swift
 # The apps (gallery, demo) are a package of their own beside the library.
 APPS := --package-path Apps
-# System packages the build and tests need: the codecs, SDL for the gallery,
-# Xvfb for its window tests, and for the decoder's conformance corpus curl,
-# Pillow (the reference decoder) and libjpeg-turbo's cjpeg/jpegtran.
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev pkg-config libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth xdotool \
-	curl python3-pil libjpeg-turbo-progs
+# System packages the build and tests need: the codecs (JPEG, PNG, WebP,
+# HEIF, AVIF), SDL for the gallery, SQLite for its library index, Xvfb for
+# its window tests, and for the decoder's conformance corpus curl, Pillow
+# (the reference decoder for JPEG and PNG), libjpeg-turbo's cjpeg/jpegtran
+# and the codecs' own tools (cwebp/dwebp, heif-enc/heif-convert,
+# avifenc/avifdec), which make the WebP, HEIF and AVIF battery and decode
+# its references; libvips-tools for the thumbnail benchmark's comparison.
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libavif-dev pkg-config \
+	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev fonts-dejavu-core xvfb xauth xdotool \
+	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools
 
 .PHONY: run demo test test-library test-apps bench deps build clean media check-apple fuzz docs
 
@@ -17,11 +22,15 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found on PATH (install it from swift.org)"; exit 1; }
 
 ## The main job: the photo gallery (a window, or headless frames and an
-## animation when there is no display), on real photos from Debian packages.
+## animation when there is no display). By default on real photos from
+## Debian packages, served with the simulated server's 0-2 s latency
+## (RolfHendriks' demo) so the placeholders and fades can be seen;
+## `make run PHOTOS=~/Pictures` shows your own library at disk speed.
+PHOTOS ?=
 run: deps
-	scripts/fetch-photos.sh
+	$(if $(PHOTOS),,scripts/fetch-photos.sh)
 	$(SWIFT) build $(APPS) -c release --product parallax-gallery
-	$$($(SWIFT) build $(APPS) -c release --show-bin-path)/parallax-gallery
+	$$($(SWIFT) build $(APPS) -c release --show-bin-path)/parallax-gallery $(if $(PHOTOS),--photos "$(PHOTOS)",--latency seed)
 
 ## The engine's tuning demo: visible items, frames and parallax offsets.
 demo: deps
@@ -72,13 +81,14 @@ fuzz: deps
 ## Benchmarks (release build of Benchmarks/), written to BENCHMARKS.md:
 ## the layout suites, thumbnails from real photos against libvips, the
 ## decoder's memory on hostile files against a baseline, image indexes from
-## hostile servers against a baseline, the HTTP transport against nginx, and
-## the gallery's sessions.
+## hostile servers against a baseline, a photo tree's listing against find,
+## the HTTP transport against nginx, and the gallery's sessions.
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
 	scripts/bench-hostile.sh
 	scripts/bench-index.sh
+	scripts/bench-library-listing.sh
 	scripts/bench-transport.sh
 	scripts/bench-gallery.sh
 

@@ -8,8 +8,8 @@
 //   ParallaxLayout    grid, list, quilt and waterfall layouts, place keeping,
 //                     snapping, transitions
 //   ParallaxImages    the image pipeline: sources, decoder, resampler, caches,
-//                     loader (over CParallaxCodecs, libjpeg + libpng, on Linux;
-//                     ImageIO on Apple platforms)
+//                     loader (over CParallaxCodecs on Linux: libjpeg, libpng,
+//                     libwebp, libheif and libavif; ImageIO on Apple platforms)
 //   ParallaxHosting   what a scroll-view adapter decides (which cells get
 //                     which placement, collection-view layout answers,
 //                     image requests for reused cells), against small
@@ -37,10 +37,18 @@ let package = Package(
     targets: [
         .target(name: "ParallaxCore"),
         .target(name: "ParallaxLayout", dependencies: ["ParallaxCore"]),
-        // libjpeg(-turbo) and libpng from the system (Debian: libjpeg62-turbo-dev, libpng-dev).
+        // The codecs from the system (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev,
+        // libheif-dev, libavif-dev). This target is built on Linux only (ParallaxImages depends
+        // on it there alone), so nothing here reaches an Apple platform.
         .target(
             name: "CParallaxCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png"),
+                .linkedLibrary("webp", .when(platforms: [.linux, .android, .openbsd])),
+                .linkedLibrary("webpdemux", .when(platforms: [.linux, .android, .openbsd])),
+                .linkedLibrary("heif", .when(platforms: [.linux, .android, .openbsd])),
+                .linkedLibrary("avif", .when(platforms: [.linux, .android, .openbsd])),
+            ]
         ),
         .target(
             name: "ParallaxImages",

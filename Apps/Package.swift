@@ -15,6 +15,9 @@
 //                      Linux (a library product; see its module's doc comment
 //                      for why it lives here)
 //   transport-measure  its figures against nginx (scripts/measure-transport.sh)
+//   ParallaxLibraryIndex a photo library's index on disk (SQLite, the
+//                      system's libsqlite3): what a second launch shows first
+//   library-index-measure its figures at 100,000 photos (release build, by hand)
 //
 // Apart from ParallaxImagesHTTP nothing here is a library product: the
 // modules share what they need with `package` access. Run from the repository root with `make run` (the
@@ -57,6 +60,7 @@ let package = Package(
                 .product(name: "ParallaxLayout", package: "ParallaxKit"),
                 .product(name: "ParallaxImages", package: "ParallaxKit"),
                 .product(name: "ParallaxHosting", package: "ParallaxKit"),
+                "ParallaxLibraryIndex",
                 // HTTP on AsyncHTTPClient on Linux, where swift-corelibs-foundation's URLSession cannot
                 // stop a transfer; Apple's URLSession can.
                 .target(name: "ParallaxImagesHTTP", condition: .when(platforms: [.linux])),
@@ -78,6 +82,25 @@ let package = Package(
                 "ParallaxCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // SQLite from the system (Debian: libsqlite3-dev; Apple platforms ship it).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(
+            name: "ParallaxLibraryIndex",
+            dependencies: ["CSQLite", .product(name: "ParallaxImages", package: "ParallaxKit")]
+        ),
+        // A second process writing to one index, for the test that two
+        // galleries on one index never corrupt it nor fail on its lock.
+        .executableTarget(
+            name: "library-index-writer",
+            dependencies: ["ParallaxLibraryIndex"],
+            path: "Tests/LibraryIndexWriter"
+        ),
+        // The index's figures at 100,000 photos (release build, by hand).
+        .executableTarget(
+            name: "library-index-measure",
+            dependencies: ["ParallaxLibraryIndex"],
+            path: "Tests/LibraryIndexMeasure"
         ),
         .target(
             name: "ParallaxImagesHTTP",
@@ -109,6 +132,7 @@ let package = Package(
             name: "ParallaxImagesHTTPTests",
             dependencies: ["ParallaxImagesHTTP", "ParallaxImagesHTTPTestSupport"]
         ),
-        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery"]),
+        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery", "ParallaxLibraryIndex"]),
+        .testTarget(name: "ParallaxLibraryIndexTests", dependencies: ["ParallaxLibraryIndex", "CSQLite"]),
     ]
 )

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Thumbnails from real photos: ParallaxKit against libvips (`vipsthumbnail`)
-# and a plain full decode + resize, time per photo, peak memory and PSNR; then
+# and a plain full decode + resize, time per photo, peak memory and PSNR, for
+# the photo set's JPEGs and PNGs and for WebP, HEIF and AVIF copies of some of
+# them (scripts/make-format-photos.sh), all in the same run; then
 # how fast a photo's header is read. thumbnail-benchmark prints each report as
 # Markdown and scripts/bench-report.py writes it into BENCHMARKS.md, between
 # <!-- thumbnail-benchmarks:start/end --> and <!-- header-benchmarks:start/end -->
@@ -31,6 +33,9 @@ cd "$REPO"
 scripts/ensure-packages.sh libvips-tools \
     || echo "bench-thumbnails: warning: could not install libvips-tools; the vips columns will read MISSING" >&2
 PHOTO_CACHE="$PHOTOS" scripts/fetch-photos.sh
+# WebP, HEIF and AVIF copies of some of the JPEGs, for rows per format (made once, then cached).
+FORMATS="${FORMAT_PHOTO_CACHE:-$REPO/.cache/photos-formats}"
+PHOTO_CACHE="$PHOTOS" FORMAT_PHOTO_CACHE="$FORMATS" scripts/make-format-photos.sh
 
 # A nested package does not notice the library's files moving; a stale build plan is dropped and built again.
 "$SWIFT" build -c release --package-path Benchmarks --product thumbnail-benchmark \
@@ -39,7 +44,7 @@ BIN="$("$SWIFT" build -c release --package-path Benchmarks --show-bin-path)"
 
 body="$(mktemp)"
 trap 'rm -f "$body"' EXIT
-"$BIN/thumbnail-benchmark" --photos "$PHOTOS" "$@" >"$body"
+"$BIN/thumbnail-benchmark" --photos "$PHOTOS" --photos "$FORMATS" "$@" >"$body"
 python3 scripts/bench-report.py section "$REPORT" thumbnail-benchmarks "$body" \
     --by "thumbnail-benchmark${*:+ $*}" --rerun scripts/bench-thumbnails.sh \
     --fact "libvips: $(vips --version 2>/dev/null || echo 'not installed')"

@@ -6,7 +6,8 @@
 #                   (the Fuzz package), with AddressSanitizer (and UBSan on
 #                   the C layer beneath it).
 # The corpus is seeded from the conformance corpus (scripts/fetch-conformance.sh)
-# and kept in .cache/fuzz/<target> between runs; a crash, sanitizer report,
+# and the WebP, HEIF and AVIF test fixtures (Tests/Fixtures/codecs), and kept
+# in .cache/fuzz/<target> between runs; a crash, sanitizer report,
 # leak or 10-second input fails the run and leaves the input in .cache/fuzz.
 #
 #   scripts/fuzz.sh [SECONDS]   seconds per target (default $FUZZ_SECONDS or 300)
@@ -20,8 +21,10 @@ cd "$REPO"
 
 scripts/fetch-conformance.sh
 mkdir -p "$BUILD" "$CACHE/seeds" "$CACHE/codecs-fuzzer" "$CACHE/decoder-fuzzer" "$CACHE/artifacts"
-# Seeds: every conformance file under 64 KB (the large ones only slow the fuzzer down).
-find .cache/conformance -type f \( -name "*.png" -o -name "*.jpg" \) -size -64k -exec cp {} "$CACHE/seeds/" \;
+# Seeds: every conformance file under 64 KB (the large ones only slow the fuzzer down), and the fixtures.
+find .cache/conformance -type f \( -name "*.png" -o -name "*.jpg" -o -name "*.webp" -o -name "*.heic" -o -name "*.avif" \) \
+    -size -64k -exec cp {} "$CACHE/seeds/" \;
+cp Tests/Fixtures/codecs/* "$CACHE/seeds/"
 
 # The Swift toolchain's own clang, which carries libFuzzer and the sanitizer runtimes.
 CLANG="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
@@ -31,7 +34,7 @@ c_sources=(Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c Sources/CParallaxC
 if [[ ! -x "$BUILD/codecs-fuzzer" ]] || [[ -n "$(find "${c_sources[@]}" -newer "$BUILD/codecs-fuzzer" 2>/dev/null)" ]]; then
     echo "fuzz: building the C-layer target"
     "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
-        -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng \
+        -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng -lwebp -lwebpdemux -lheif -lavif \
         -o "$BUILD/codecs-fuzzer"
 fi
 echo "fuzz: building the Swift target"

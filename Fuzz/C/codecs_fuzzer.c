@@ -1,8 +1,10 @@
 // libFuzzer over ParallaxKit's C layer alone (Sources/CParallaxCodecs),
-// built by `make fuzz` with AddressSanitizer and UndefinedBehaviorSanitizer.
-// Any bytes go to the header readers and the row decoders, with the scale
-// and limits the input's last byte picks; the sink checks that every row
-// the codecs hand over lies inside the picture their header describes.
+// built by `make fuzz` with AddressSanitizer and UndefinedBehaviorSanitizer
+// (on this layer; the system's libwebp, libheif and libavif are not
+// instrumented, but what they hand back is checked). Any bytes go to every
+// header reader and row decoder (JPEG, PNG, WebP, HEIF, AVIF), with the
+// scale, crop, item and limits the input's last byte picks; the sink checks
+// that every row the codecs hand over lies inside the picture asked for.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pk_png_decode_rows(data, size, (size_t)(knobs & 15) << 20 | 65536, pk_fuzz_sink, &picture, &peak,
                            message, sizeof message);
         if (peak > ((size_t)(knobs & 15) << 20 | 65536)) abort();
+    }
+    pk_webp_info webp;
+    if (pk_webp_read_info(data, size, &webp, message, sizeof message) == PK_OK) {
+        if ((long long)webp.width * webp.height > 4000000) return 0;
+        // Scaled by 1, 1/2 or 1/4, and cropped to the middle quarter when asked (animations: the canvas).
+        int shift = knobs & 3 ? (knobs & 3) - 1 : 0;
+        int crop = !webp.has_animation && (knobs & 4) && webp.width >= 4 && webp.height >= 4;
+        int x = crop ? (webp.width / 4) & ~1 : 0, y = crop ? (webp.height / 4) & ~1 : 0;
+        int w = crop ? webp.width / 2 : webp.width, h = crop ? webp.height / 2 : webp.height;
+        int ow = webp.has_animation ? w : (w >> shift) + 1, oh = webp.has_animation ? h : (h >> shift) + 1;
+        pk_fuzz_picture picture = { ow, oh, 0 };
+        pk_webp_decode_rows(data, size, x, y, crop ? w : 0, crop ? h : 0, ow, oh, pk_fuzz_sink, &picture,
+                            message, sizeof message);
+    }
+    pk_heif_info heif;
+    if (pk_heif_read_info(data, size, 4096, &heif, message, sizeof message) == PK_OK) {
+        if ((long long)heif.width * heif.height > 4000000) return 0;
+        int item = (knobs & 8) && heif.thumbnail_count > 0 ? 0 : -1;
+        int w = item < 0 ? heif.width : heif.thumbnail_width[0], h = item < 0 ? heif.height : heif.thumbnail_height[0];
+        if (w > 0 && h > 0 && (long long)w * h <= 4000000) {
+            pk_fuzz_picture picture = { w, h, 0 };
+            pk_heif_decode_rows(data, size, 4096, item, w, h, pk_fuzz_sink, &picture, message, sizeof message);
+        }
+    }
+    pk_avif_info avif;
+    if (pk_avif_read_info(data, size, 4000000, &avif, message, sizeof message) == PK_OK) {
+        if (avif.orientation < 1 || avif.orientation > 8) abort();
+        if ((long long)avif.width * avif.height > 4000000) return 0;
+        pk_fuzz_picture picture = { avif.width, avif.height, 0 };
+        pk_avif_decode_rows(data, size, 4000000, avif.width, avif.height, pk_fuzz_sink, &picture, message, sizeof message);
     }
     return 0;
 }

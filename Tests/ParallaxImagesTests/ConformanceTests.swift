@@ -53,7 +53,7 @@ enum ConformanceCorpus {
     }
 }
 
-@Suite("Conformance: libpng's PngSuite and test PNGs, libjpeg-turbo's test images and a JPEG battery, against Pillow")
+@Suite("Conformance: libpng's PngSuite and test PNGs, libjpeg-turbo's test images and a JPEG battery against Pillow; WebP, HEIF and AVIF against dwebp, heif-convert and avifdec")
 struct ConformanceTests {
     let entries: [ConformanceCorpus.Entry]
 
@@ -72,6 +72,7 @@ struct ConformanceTests {
     @Test func everyValidFileMatchesItsReferenceAtFullSizeAndAsAThumbnail() throws {
         guard requireCorpus() else { return }
         var checked = 0, exact = 0, worstFull = (Double.infinity, ""), worstThumbnail = (Double.infinity, "")
+        var checkedJPEGAndPNG = 0, checkedByFormat: [String: Int] = [:]
         for entry in entries where entry.expect != "error" {
             guard let reference = ConformanceCorpus.reference(entry.file) else { continue }
             let data = try ConformanceCorpus.data(entry.file)
@@ -98,17 +99,32 @@ struct ConformanceTests {
             let expected = AreaResampler.resample(reference, crop: geometry.crop, width: geometry.storedOutput.width,
                                                   height: geometry.storedOutput.height)
             let thumbnailPSNR = ConformanceCorpus.psnr(thumbnail.image, expected)
-            #expect(thumbnailPSNR >= 30, "\(entry.file): \(thumbnailPSNR) dB as a \(size) thumbnail")
+            // A HEIF's thumbnail item serves a thumbnail it covers; heif-enc scales it by nearest neighbour,
+            // so it is a little rougher than an area-resampled full decode.
+            let minimum = entry.format == "heif" && entry.file.contains("thumbnail") ? 25.0 : 30
+            #expect(thumbnailPSNR >= minimum, "\(entry.file): \(thumbnailPSNR) dB as a \(size) thumbnail")
             #expect(thumbnail.workingBytes <= DecodingOptions().maximumDecodeBytes)
-            if fullPSNR.isInfinite { exact += 1 }
+            let isJPEGOrPNG = entry.format == "jpeg" || entry.format == "png"
+            if fullPSNR.isInfinite, isJPEGOrPNG { exact += 1 }
+            if isJPEGOrPNG { checkedJPEGAndPNG += 1 }
+            // The codecs' tools decode with the very libraries the decoder uses (the references are premultiplied
+            // afterwards, with other rounding): within one step at full size, two for 10- and 12-bit samples
+            // (avifdec reduces them to 8 bits by another path of libavif's).
+            if !isJPEGOrPNG {
+                let difference = zip(decoded.image.pixels, reference.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(difference <= (entry.file.contains("bit") ? 2 : 1), "\(entry.file): differs by \(difference) at full size from \(entry.note)")
+            }
             if fullPSNR < worstFull.0 { worstFull = (fullPSNR, entry.file) }
             if thumbnailPSNR < worstThumbnail.0 { worstThumbnail = (thumbnailPSNR, entry.file) }
+            checkedByFormat[entry.format, default: 0] += 1
             checked += 1
         }
         #expect(checked >= 185, "\(checked) files checked")
-        // Beyond the 35 dB asked for: with Debian 12's libjpeg-turbo and Pillow, every file is bit-identical
-        // (docs/decoding.md says so; this keeps it true).
-        #expect(exact == checked, "\(exact) of \(checked) bit-identical at full size")
+        #expect(checkedByFormat["webp", default: 0] >= 5 && checkedByFormat["heif", default: 0] >= 15
+                    && checkedByFormat["avif", default: 0] >= 10, "\(checkedByFormat)")
+        // Beyond the 35 dB asked for: with Debian 12's libjpeg-turbo and Pillow, every JPEG and PNG is
+        // bit-identical (docs/decoding.md says so; this keeps it true).
+        #expect(exact == checkedJPEGAndPNG, "\(exact) of \(checkedJPEGAndPNG) JPEGs and PNGs bit-identical at full size")
         print("conformance: \(checked) files; worst \(worstFull) dB at full size, \(worstThumbnail) dB as thumbnails")
     }
 
@@ -151,6 +167,12 @@ struct ConformanceTests {
             guard case .truncated? = failures["jpeg/" + cut] else {
                 Issue.record("\(cut): \(String(describing: failures["jpeg/" + cut])), expected truncated")
                 continue
+            }
+        }
+        for cut in ["webp/cut-b-lossy.webp", "heif/cut-b-q85.heic", "avif/cut-b-q.avif"] {
+            switch failures[cut] {
+            case .truncated?, .corrupt?: break
+            default: Issue.record("\(cut): \(String(describing: failures[cut])), expected truncated or corrupt")
             }
         }
         // A chunk that claims more bytes than the file holds is refused before libpng allocates it.

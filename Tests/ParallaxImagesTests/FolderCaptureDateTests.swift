@@ -36,7 +36,13 @@ struct FolderCaptureDateTests {
         // Header and date from one opening of the file, as each alone gives them.
         for name in ["a.jpg", "b.heic", "c.webp", "d.png", "e.jpg"] {
             let both = try await source.headerAndCaptureDate(for: ImageID(name))
-            #expect(both.header == (try await source.header(for: ImageID(name))), "\(name)")
+            var header = try await source.header(for: ImageID(name))
+            // The WebP's EXIF chunk lies 300 KB in: the header alone cannot see its orientation; read with the date, it does.
+            if name == "c.webp" {
+                #expect(header.orientation == .up && both.header.orientation == .right)
+                header.orientation = .right
+            }
+            #expect(both.header == header, "\(name)")
             #expect(both.date == (try await source.captureDate(for: ImageID(name))), "\(name)")
         }
         await #expect(throws: ImageSourceError.self) { try await source.headerAndCaptureDate(for: "f.jpg") }

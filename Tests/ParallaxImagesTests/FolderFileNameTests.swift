@@ -26,8 +26,9 @@ struct FolderFileNameTests {
         try create([0xFF, 0xFE] + Array(".jpg".utf8), in: directory, contents: Data("not a photo".utf8))
         let source = FolderImageSource(directory: directory)
         let ids = try await source.imageIDs()
-        #expect(ids == ["/xFF/xFE.jpg", "caf/xE9.png", "café.png"])
-        let id = ImageID("caf/xE9.png")
+        // Tree order compares the names' bytes: "café" in UTF-8 (C3 A9) before its Latin-1 spelling (E9).
+        #expect(ids == ["café.png", "caf%E9.png", "%FF%FE.jpg"])
+        let id = ImageID("caf%E9.png")
         #expect(try await source.data(for: id) == png)
         #expect(try await source.data(for: "café.png") == other)
         #expect(try await source.header(for: id).width == 6)
@@ -35,7 +36,7 @@ struct FolderFileNameTests {
         #expect(FolderImageSource.displayName(of: id) == "caf\u{FFFD}.png")
         #expect(FolderImageSource.displayName(of: "café.png") == "café.png")
         // The undecodable one fails like any file that is not a photo, saying so.
-        await #expect(throws: ImageSourceError.self) { try await source.data(for: "/xFF/xFE.jpg") }
+        await #expect(throws: ImageSourceError.self) { try await source.data(for: "%FF%FE.jpg") }
     }
 
     @Test func escapesRoundTripExactlyAndOnlyTheirOwnSpellingOpensAFile() {
@@ -46,12 +47,29 @@ struct FolderFileNameTests {
             }
             let id = FolderImageSource.imageID(forFileName: name)
             #expect(FolderImageSource.fileName(of: id) == name, "\(name) → \(id)")
-            #expect(String(bytes: name, encoding: .utf8).map { $0 == id.rawValue } ?? id.rawValue.contains("/x"))
+            #expect(String(bytes: name, encoding: .utf8).map { $0 == id.rawValue } ?? id.rawValue.contains("%"))
         }
-        // Paths, the folder itself, its parent, an escape of valid UTF-8 or in lower case, a cut escape: none is a file here.
-        for id: ImageID in ["", ".", "..", "a/b.jpg", "../x.jpg", "/x2E/x2E", "/x41.jpg", "/xff.jpg", "a/x", "/xE"] {
+        // Paths that climb or are absolute, empty components, the folder itself, its parent, an escape of valid
+        // UTF-8 or in lower case, a cut escape, an escaped separator or NUL: none is a file here.
+        for id: ImageID in ["", ".", "..", "../x.jpg", "a/../../x", "/etc/passwd", "a//b", "a/", "a/./b.jpg", "%2E%2E",
+                            "%41.jpg", "%ff.jpg", "%E", "%C3%A9.jpg", "a%2Fb.jpg", "a%00.jpg", "a\u{0}.jpg"] {
             #expect(FolderImageSource.fileName(of: id) == nil, "\(id)")
         }
-        #expect(FolderImageSource.fileName(of: "/xFF.jpg") == [0xFF] + Array(".jpg".utf8))
+        #expect(FolderImageSource.fileName(of: "%FF.jpg") == [0xFF] + Array(".jpg".utf8))
+        #expect(FolderImageSource.fileName(of: "2024/trip/caf%E9.jpg") == Array("2024/trip/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        // A '%' of the name itself is written %25, so no name is ever read as an escape.
+        #expect(FolderImageSource.imageID(forFileName: Array("100%E9.jpg".utf8)) == "100%25E9.jpg")
+        #expect(FolderImageSource.fileName(of: "100%25E9.jpg") == Array("100%E9.jpg".utf8))
+        #expect(FolderImageSource.displayName(of: "2024/caf%E9.jpg") == "caf\u{FFFD}.jpg")
+        #expect(FolderImageSource.displayName(of: "2024/06 trip/IMG_1.jpg") == "IMG_1.jpg")
+    }
+
+    @Test func treeOrderKeepsAFoldersPhotosTogetherAndComparesTheNamesBytes() {
+        let ordered: [ImageID] = ["100%25.jpg", "100.jpg", "2023/x.jpg", "2024/06/a.jpg", "2024/06 trip/a.jpg", "2024/06-trip/a.jpg",
+                                  "2024/a.jpg", "a/c.jpg", "a b/c.jpg", "a.jpg", "café.jpg", "caf%E9.jpg", "%FF.jpg"]
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            #expect(ordered.shuffled(using: &rng).sorted(by: FolderImageID.precedes) == ordered)
+        }
     }
 }

@@ -161,26 +161,44 @@ struct HTTPSafetyTests {
             }
             #expect(refusal == nil)
             #expect(HTTPPhotoName.isUnder(url, base: base), "\(url)")
-            // One segment, which decodes back to the name exactly.
-            let segments = url.path.split(separator: "/", omittingEmptySubsequences: false)
+            // One segment, which decodes back to the name exactly (to the bytes a folder escape such as %FF stands for).
             let encoded = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath)
             #expect(encoded.hasPrefix("/photos/") && !encoded.dropFirst("/photos/".count).contains("/"), "\(encoded)")
-            #expect(String(encoded.dropFirst("/photos/".count)).removingPercentEncoding == name, "\(segments)")
+            let expected = name.contains("%") ? FolderImageSource.fileName(of: ImageID(name)) ?? Array(name.utf8) : Array(name.utf8)
+            #expect(Self.percentDecoded(encoded.dropFirst("/photos/".count)) == expected, "\(encoded)")
         }
+    }
+
+    /// The bytes `text` percent-encodes (every `%HH` decoded, whatever the bytes are).
+    static func percentDecoded(_ text: Substring) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return bytes
     }
 
     @Test func aFolderEscapeForAByteThatIsNotUTF8IsOneFileNameOverHTTP() async throws {
         // "café.jpg" in Latin-1, as a folder source (and `parallax-gallery manifest`) names it.
         let id = FolderImageSource.imageID(forFileName: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
-        #expect(id.rawValue == "caf/xE9.jpg")
-        let server = try LoopbackHTTPServer(routes: ["/photos.json": Data(#"{"images": ["caf/xE9.jpg", "caf/xZZ.jpg"]}"#.utf8)])
+        #expect(id.rawValue == "caf%E9.jpg")
+        let server = try LoopbackHTTPServer(routes: ["/photos.json": Data(#"{"images": ["caf%E9.jpg", "caf%2F.jpg"]}"#.utf8)])
         defer { server.stop() }
         let source = try HTTPImageSource(baseURL: server.baseURL, indexPath: "photos.json", maximumAttempts: 1)
         #expect(try await source.imageIDs() == [id])
-        #expect(source.refusedNames.map(\.name) == ["caf/xZZ.jpg"])
+        #expect(source.refusedNames.map(\.name) == ["caf%2F.jpg"])
         #expect(source.url(for: id)?.absoluteString == "\(server.baseURL.absoluteString)caf%E9.jpg")
-        // A real escape of a '/' or of "..", which a folder never writes, stays a path.
-        #expect(HTTPPhotoName.refusal(of: "/x2F") != nil && HTTPPhotoName.refusal(of: "/x2E/x2E") != nil)
+        // An escape of a '/' or of "..", which a folder never writes, stays a path; a '%' that is no escape is the name's own.
+        #expect(HTTPPhotoName.refusal(of: "%2F") != nil && HTTPPhotoName.refusal(of: "%2E%2E") != nil)
+        #expect(HTTPPhotoName.url(for: "100%.jpg", under: server.baseURL)?.absoluteString == "\(server.baseURL.absoluteString)100%25.jpg")
+        #expect(HTTPPhotoName.url(for: "100%25.jpg", under: server.baseURL)?.absoluteString == "\(server.baseURL.absoluteString)100%25.jpg")
     }
 
     @Test func retryAfterDatesMatchFoundationsReading() {

@@ -30,7 +30,8 @@ struct ImageHeaderTests {
     @Test func everyConformanceFileAndRealPhotoHasTheSizeItsDecodeHas() async throws {
         var checked = 0
         if let entries = ConformanceCorpus.manifest() {
-            for entry in entries where entry.expect == "ok" {
+            // JPEG and PNG: the WebP, HEIF and AVIF files of the corpus wait for ImageHeader to read those formats.
+            for entry in entries where entry.expect == "ok" && (entry.format == "jpeg" || entry.format == "png") {
                 let data = try ConformanceCorpus.data(entry.file)
                 let header = try #require(try ImageHeader.read(from: data), "\(entry.file)")
                 let reference = try #require(ConformanceCorpus.reference(entry.file))
@@ -60,7 +61,7 @@ struct ImageHeaderTests {
         await #expect(throws: ImageSourceError.unreadable("short.jpg", "ends before its frame header (5 bytes)")) {
             try await source.header(for: "short.jpg")
         }
-        await #expect(throws: ImageSourceError.unreadable("text.jpg", "has no readable header: the data is not a JPEG or PNG image")) {
+        await #expect(throws: ImageSourceError.unreadable("text.jpg", "has no readable header: the data is not an image format the decoder reads")) {
             try await source.header(for: "text.jpg")
         }
         await #expect(throws: ImageSourceError.unreadable("dir.jpg", "is a folder, not a photo")) { try await source.header(for: "dir.jpg") }

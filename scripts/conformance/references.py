@@ -10,9 +10,17 @@ MANIFEST.tsv lists every file: path, format, expectation (ok | error),
 twin (the non-interlaced file an interlaced one must equal, or -) and a
 note.
 
-The reference is Pillow's decode, except where Pillow 9.4 (Debian 12) is
-known to differ from every other decoder; those few files are decoded here
-from their raw samples instead:
+It also makes the WebP, HEIF and AVIF battery (see codec_battery) and
+decodes those files with the codecs' own command-line tools, which Pillow
+9.4 cannot read: dwebp for WebP, heif-convert for HEIF (libheif applies
+irot, imir and clap itself), avifdec for AVIF (8-bit output, not strict), except AVIFs
+with irot or imir (avifdec 0.11 writes the stored pixels), which
+heif-convert decodes through its own AV1 plugin. Their PNGs are read with
+Pillow and premultiplied.
+
+The JPEG and PNG reference is Pillow's decode, except where Pillow 9.4
+(Debian 12) is known to differ from every other decoder; those few files
+are decoded here from their raw samples instead:
   - 16-bit grey: Pillow's convert() clips values above 255 instead of
     scaling; the reference keeps each sample's high byte (as libpng's
     strip_16, Pillow's own 16-bit colour unpackers and Chromium do);
@@ -20,9 +28,12 @@ from their raw samples instead:
     the transparent colour with the wrong bytes; here it is compared with
     the full-precision sample, as the PNG specification says.
 """
+import glob
 import os
+import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 
 from PIL import Image, ImageOps
@@ -92,6 +103,110 @@ def battery(folder):
             out.write(data[: len(data) // 2])
         with open(os.path.join(folder, "cut-eoi-" + name), "wb") as out:
             out.write(data[: len(data) // 2] + b"\xff\xd9")
+
+
+# ---- The WebP, HEIF and AVIF battery ----------------------------------------
+
+def codec_battery(root):
+    """Variants of libjpeg-turbo's test photo (227 x 149) in the newer
+    formats, made with Debian's cwebp, heif-enc, avifenc, heif-orient
+    (scripts/conformance/heif-orient.c, which writes irot/imir boxes) and
+    heif-grid.py (which makes a grid of several tiles)."""
+    work = tempfile.mkdtemp()
+    photo = Image.open(SOURCE).convert("RGB")
+    photo.save(os.path.join(work, "photo.png"))
+    photo.save(os.path.join(work, "photo.ppm"))
+    alpha = photo.copy()
+    alpha.putalpha(Image.linear_gradient("L").rotate(90).resize(photo.size))
+    alpha.save(os.path.join(work, "alpha.png"))
+    photo.crop((0, 0, 224, 144)).save(os.path.join(work, "grid.png"))
+    # heif-enc writes an odd size as a grid of one larger tile, cropped: HEIFs are made of an even crop,
+    # but one, and that one is the grid.
+    photo.crop((0, 0, 226, 148)).save(os.path.join(work, "even.png"))
+    photo.crop((0, 0, 226, 148)).save(os.path.join(work, "even.ppm"))
+    alpha.crop((0, 0, 226, 148)).save(os.path.join(work, "even-alpha.png"))
+    # 16 bits a sample, each 8-bit value v written as v * 257, for the 10- and 12-bit files.
+    rows = b"".join(b"\0" + b"".join(struct.pack(">HHH", *(c * 257 for c in photo.getpixel((x, y))))
+                                     for x in range(photo.width)) for y in range(photo.height))
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    with open(os.path.join(work, "deep.png"), "wb") as out:
+        out.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", photo.width, photo.height, 16, 2, 0, 0, 0))
+                  + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+    w = lambda name: os.path.join(work, name)
+    out = lambda folder, name: os.path.join(root, folder, name)
+    commands = [
+        ("webp", "b-lossy.webp", ["cwebp", "-quiet", "-q", "85", w("photo.png"), "-o"]),
+        ("webp", "b-lossless.webp", ["cwebp", "-quiet", "-lossless", w("photo.png"), "-o"]),
+        ("webp", "b-alpha.webp", ["cwebp", "-quiet", "-q", "85", "-alpha_q", "100", w("alpha.png"), "-o"]),
+        ("webp", "b-alpha-lossless.webp", ["cwebp", "-quiet", "-lossless", "-exact", w("alpha.png"), "-o"]),
+        ("heif", "b-q85.heic", ["heif-enc", "-q", "85", w("even.png"), "-o"]),
+        ("heif", "b-thumbnail.heic", ["heif-enc", "-q", "85", "-t", "96", w("even.png"), "-o"]),
+        ("heif", "b-alpha.heic", ["heif-enc", "-q", "85", w("even-alpha.png"), "-o"]),
+        ("heif", "b-10bit.heic", ["heif-enc", "-q", "85", "-b", "10", w("deep.png"), "-o"]),
+        ("heif", "b-444-lossless.heic", ["heif-enc", "-L", "-p", "chroma=444", w("even.png"), "-o"]),
+        ("avif", "b-q.avif", ["avifenc", "--min", "10", "--max", "30", w("photo.png")]),
+        ("avif", "b-lossless.avif", ["avifenc", "-l", w("photo.png")]),
+        ("avif", "b-alpha.avif", ["avifenc", "--min", "10", "--max", "30", w("alpha.png")]),
+        ("avif", "b-10bit.avif", ["avifenc", "--min", "10", "--max", "30", "-d", "10", w("deep.png")]),
+        ("avif", "b-12bit-444.avif", ["avifenc", "--min", "10", "--max", "30", "-d", "12", "-y", "444", w("deep.png")]),
+        ("avif", "b-grid.avif", ["avifenc", "--min", "10", "--max", "30", "--grid", "2x2", w("grid.png")]),
+    ]
+    for angle in range(1, 4):
+        commands.append(("avif", "b-irot%d.avif" % angle, ["avifenc", "--min", "10", "--max", "30", "--irot", str(angle), w("photo.png")]))
+    for mode in range(2):
+        commands.append(("avif", "b-irot1-imir%d.avif" % mode,
+                         ["avifenc", "--min", "10", "--max", "30", "--irot", "1", "--imir", str(mode), w("photo.png")]))
+    for folder, name, command in commands:
+        subprocess.run(command + [out(folder, name)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The photo (227 x 149) is written by heif-enc as a grid of one 228 x 150 tile, cropped.
+    subprocess.run(["heif-enc", "-q", "85", w("photo.png"), "-o", out("heif", "b-odd-grid.heic")], check=True,
+                   stdout=subprocess.DEVNULL)
+    for orientation in (2, 3, 5, 6, 7, 8):
+        subprocess.run([os.environ["HEIF_ORIENT"], w("even.ppm"), out("heif", "b-orientation-%d.heic" % orientation),
+                        str(orientation)], check=True)
+    # A 2 x 2 grid of tiles cut from the photo, cropped to 226 x 148 (scripts/conformance/heif-grid.py).
+    tiles = []
+    for index, (x, y) in enumerate([(0, 0), (114, 0), (0, 76), (114, 76)]):
+        tiles.append(w("tile%d.png" % index))
+        photo.crop((x, y, x + 114, y + 76)).save(tiles[-1])
+    subprocess.run(["heif-enc", "-q", "85"] + tiles + ["-o", w("tiles.heic")], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "heif-grid.py"),
+                    w("tiles.heic"), out("heif", "b-grid-2x2.heic"), "2", "2", "226", "148"], check=True)
+    # Cut short: half of each of three.
+    for folder, name in (("webp", "b-lossy.webp"), ("heif", "b-q85.heic"), ("avif", "b-q.avif")):
+        with open(out(folder, name), "rb") as f:
+            data = f.read()
+        with open(out(folder, "cut-" + name), "wb") as f:
+            f.write(data[: len(data) // 2])
+
+
+def tool_reference(path):
+    """(width, height, straight RGBA) from the codec's own tool, or an exception."""
+    work = tempfile.mkdtemp()
+    png = os.path.join(work, "out.png")
+    name = os.path.basename(path)
+    if path.endswith(".webp"):
+        command, tool = ["dwebp", "-quiet", path, "-o", png], "dwebp"
+    elif path.endswith(".avif") and ("irot" not in name and "imir" not in name):
+        # Not strict, as browsers and ParallaxKit's decoder are (libheif's example lacks a pixi property).
+        command, tool = ["avifdec", "--no-strict", "-d", "8", path, png], "avifdec"
+    else:
+        command, tool = ["heif-convert", "--quiet", path, png], "heif-convert"
+    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # heif-convert numbers its outputs (from 1) when a file holds several top-level images; heif-info lists
+    # them in the same order and marks the primary one.
+    outputs = [png] if os.path.exists(png) else []
+    if not outputs and tool == "heif-convert":
+        listing = subprocess.run(["heif-info", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode()
+        images = [line for line in listing.splitlines() if line.startswith("image:")]
+        primary = next((i + 1 for i, line in enumerate(images) if "primary" in line), 1)
+        outputs = glob.glob(os.path.join(work, "out-%d.png" % primary))
+    if result.returncode != 0 or not outputs:
+        raise RuntimeError("%s: %s" % (tool, result.stderr.decode(errors="replace").strip()[:100]))
+    image = Image.open(outputs[0])
+    image.load()
+    return image.width, image.height, image.convert("RGBA").tobytes(), tool
 
 
 # ---- A few lines of PNG decoding, for the cases Pillow gets wrong ----------
@@ -194,6 +309,8 @@ def needs_hand_decoding(data):
 
 
 def reference(path):
+    if path.endswith((".webp", ".heic", ".avif")):
+        return tool_reference(path)
     with open(path, "rb") as f:
         data = f.read()
     if data.startswith(b"\x89PNG") and needs_hand_decoding(data):
@@ -206,12 +323,13 @@ def reference(path):
 
 def main():
     battery(os.path.join(CORPUS, "jpeg"))
+    codec_battery(CORPUS)
     rows = [("file", "format", "expect", "twin", "note")]
-    for folder in ("pngsuite", "testpngs", "jpeg"):
+    for folder in ("pngsuite", "testpngs", "jpeg", "webp", "heif", "avif"):
         for name in sorted(os.listdir(os.path.join(CORPUS, folder))):
             relative = folder + "/" + name
             path = os.path.join(CORPUS, relative)
-            kind = "png" if name.endswith(".png") else "jpeg"
+            kind = folder if folder in ("webp", "heif", "avif") else "png" if name.endswith(".png") else "jpeg"
             twin = "-"
             if folder == "pngsuite":
                 plain = name.replace("interlaced-", "")
@@ -225,7 +343,7 @@ def main():
                 width, height, rgba, note = reference(path)
             except Exception as error:  # Pillow refuses it: no reference
                 text = str(error).replace(path, os.path.basename(path)).replace("\t", " ").replace("\n", " ")
-                note = "Pillow: %s" % text[:100]
+                note = text[:100] if kind in ("webp", "heif", "avif") else "Pillow: %s" % text[:100]
                 rows.append((relative, kind, "any" if expectation == "any" else "error", "-", note))
                 continue
             if expected_error:

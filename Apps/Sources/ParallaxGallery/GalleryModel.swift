@@ -39,7 +39,8 @@ package final class GalleryModel {
 
     package internal(set) var settings: GallerySettings
     package private(set) var viewportSize: CGSize
-    package private(set) var photos: [ImageID] = []
+    /// The photos in the order shown (``arrangement``): `photos[item]`.
+    package internal(set) var photos: [ImageID] = []
     /// The layout shown at rest (``GalleryLayouts``).
     package private(set) var layout: AnyItemLayout
     package internal(set) var scroll: ScrollSimulation
@@ -52,6 +53,16 @@ package final class GalleryModel {
     package private(set) var status: String?
 
     let shapeTracker = ShapeTracker()
+    let listing = PhotoListing()
+    private var lastListingApplied: TimeInterval?
+    /// Photos were removed or their dates changed: arrange again at the next chance.
+    var needsRearrange = false
+    /// Every photo, numbered as it arrived, with when it was taken.
+    var timeline = PhotoTimeline()
+    /// The order and sections shown: the photo number at each position.
+    package internal(set) var arrangement = PhotoTimeline.Arrangement(order: [], sections: [])
+    /// The position of each photo number (the inverse of the arrangement).
+    var positions: [Int32] = []
     var frames = FrameSource()
     let planner: LoadingPlanner
     let pictures: CellPictures
@@ -62,11 +73,12 @@ package final class GalleryModel {
     private var layoutGeneration = 0
     /// The items the last frame showed.
     private var shownItems: Set<Int> = []
+    /// The photo numbers of those items.
+    private var shownPhotos: Set<Int> = []
     /// The last frame's items, kept for their storage.
     private var shown = ShownFrame()
     private var lastUpdate: TimeInterval?
     private var pressedItem: Int?
-    private var listGeneration = 0
 
     /// How pictures are scheduled.
     package var loading: Loading { planner.loading }
@@ -103,31 +115,98 @@ package final class GalleryModel {
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
 
-    /// Fetches the photo list (again, after an erase).
+    /// Lists the photos (again, after an erase) and returns once the
+    /// listing is complete, every photo found shown (headless rendering,
+    /// benchmarks, tests). The window uses ``startListing()`` instead.
     package func loadPhotoList() async {
-        listGeneration += 1
-        let generation = listGeneration
-        let listed: [ImageID]
-        let message: String?
-        do {
-            listed = try await server.imageIDs()
-            message = listed.isEmpty ? "No photos to show." : nil
-        } catch {
-            listed = []
-            message = "The photos could not be listed: \(error)"
+        startListing()
+        await listing.waitUntilFinished()
+        applyListing(now: nil)
+    }
+
+    /// Starts listing the photos (again, after an erase), forgetting those
+    /// shown: they arrive on later frames as the listing streams in, the
+    /// first screen from the first batch.
+    package func startListing() {
+        timeline = PhotoTimeline()
+        shapeTracker.forget(photos: [])
+        status = nil
+        listingSummary = nil
+        lastListingApplied = nil
+        arrange()
+        relayout(keepingPlace: false)
+        listing.start(library.listing(from: server))
+    }
+
+    /// What the listing said when it finished (files not shown, problems), once it has.
+    package private(set) var listingSummary: FolderScan.Report?
+
+    /// Whether photos are still being found.
+    package var isListing: Bool { listing.isListing }
+
+    /// Takes the photos found since it last did, at most every
+    /// ``listingInterval`` after the first batch (`now == nil`: at once),
+    /// and shows them with the photo at the top kept in place. Not mid-switch
+    /// or mid-pinch: they wait for the next frame at rest.
+    func applyListing(now: TimeInterval?) {
+        guard frames.isResting else { return }
+        if let now, let last = lastListingApplied, now - last < Self.listingInterval { return }
+        let events = listing.takeArrivals()
+        guard !events.isEmpty else { return }
+        if let now { lastListingApplied = now }
+        var found: [FoundPhoto] = []
+        for event in events {
+            switch event {
+            case .photos(let photos):
+                found += photos
+            case .removed(let ids):
+                // Photos found earlier in this frame's events come before the removal.
+                if !found.isEmpty { show(found) }
+                found = []
+                let gone = timeline.remove(ids)
+                shapeTracker.forgetPhotos(gone)
+                needsRearrange = needsRearrange || !gone.isEmpty
+            case .finished(let summary):
+                listingSummary = summary
+                if let notice = library.refusalNotice {
+                    FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
+                }
+            case .failed(let message):
+                status = "The photos could not be listed: \(message)"
+            }
         }
-        guard generation == listGeneration else { return }       // a later request (another erase) won
-        photos = listed
-        status = message
-        if let notice = library.refusalNotice {
-            FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
+        if !found.isEmpty { show(found) }
+        if needsRearrange {
+            needsRearrange = false
+            rearrange()
         }
-        shapeTracker.forget(photos: listed)
+        if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
+    }
+
+    /// Adds photos the listing found and shows them, the photo at the top
+    /// kept in place.
+    private func show(_ found: [FoundPhoto]) {
+        let wasEmpty = timeline.shownCount == 0
+        let anchor = topAnchor
+        let first = timeline.count
+        timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
+        for (offset, photo) in found.enumerated() {
+            if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
+        }
+        shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
         // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
         // them is shown (each is a request).
         if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
-        relayout(keepingPlace: false)
+        arrange()
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: !wasEmpty, anchor: anchor)
+        needsRearrange = false
     }
+
+    /// How often photos found while a listing streams in are shown: often
+    /// enough to look immediate, rarely enough that a walk of 100,000
+    /// photos re-lays out a few times a second, not every frame.
+    package static let listingInterval: TimeInterval = 0.25
 
     // MARK: Photo shapes
 
@@ -147,7 +226,7 @@ package final class GalleryModel {
     /// layout has the size, so it is decoded once, at its real size.
     func awaitsShape(_ item: Int) -> Bool {
         settings.layout.usesPhotoShapes && shapeTracker.isReading && laidOutShapes.size(of: item) == nil
-            && !shapeTracker.unreadable.contains(item)
+            && !shapeTracker.unreadable.contains(photoNumber(at: item))
     }
 
     /// Re-lays out a layout that places photos by shape when sizes have
@@ -166,13 +245,13 @@ package final class GalleryModel {
     /// layout shows (``awaitsShape(_:)``); or, at the end of a pinch, the
     /// layout it `pinched` into, built from those shapes.
     func makeLayout(size: CGSize, shapes: PhotoShapes? = nil, pinched: (any ItemLayout)? = nil) -> AnyItemLayout {
-        let shapes = shapes ?? shapeTracker.shapes
+        let shapes = shapes ?? shapeTracker.shapes.arranged(by: arrangement.order)
         laidOutShapes = shapes
         layoutGeneration &+= 1
         if let pinched { return AnyItemLayout(pinched) }
         // The configurations are valid by construction and the window's size is checked on resize;
         // the fallback only guards against a future edit.
-        return (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, count: photos.count,
+        return (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, sections: sectionCounts,
                                                          size: size, shapes: shapes)))
             ?? Self.fallbackLayout
     }
@@ -193,8 +272,13 @@ package final class GalleryModel {
         scroll.jump(to: range.clamp(offset))
     }
 
-    private func relayout(keepingPlace: Bool) {
-        let old = layout, oldViewport = viewport
+    /// Rebuilds the resting layout from the current arrangement and shapes.
+    /// With `keepingPlace`, the photo at the top stays where it is on
+    /// screen, even if the arrangement moved it elsewhere in the list
+    /// (`anchor`, taken before the arrangement changed: by default the
+    /// photo at the top now).
+    func relayout(keepingPlace: Bool, anchor: (photo: Int, distance: CGFloat)? = nil) {
+        let anchor = anchor ?? topAnchor
         layout = makeLayout(size: viewportSize)
         let range = ScrollViewport(size: viewportSize).offsetRange(contentExtent: layout.contentExtent, along: .vertical)
         guard keepingPlace else {
@@ -203,7 +287,8 @@ package final class GalleryModel {
             return
         }
         // A fling or a drag goes on from the kept place: the content under it moved, the motion did not.
-        let offset = PlaceKeeping.contentOffset(from: old, at: oldViewport, to: layout, in: ScrollViewport(size: viewportSize)).y
+        let restored = anchor.map { PlaceKeeping.Anchor(index: ItemIndex(item: position(ofPhoto: $0.photo)), distance: $0.distance) }
+        let offset = PlaceKeeping.contentOffset(restoring: restored, in: layout, viewport: viewport).y
         scroll.shift(by: offset - scroll.position)
         scroll.updateBounds(range, viewportExtent: viewportSize.height)
     }
@@ -266,19 +351,27 @@ package final class GalleryModel {
         lastUpdate = now
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         pictures.stampArrivals(at: arrivalTime)
-        shapeTracker.takeArrivals(shown: shownItems)
+        applyListing(now: now)
+        shapeTracker.takeArrivals(shown: shownPhotos)
         applyShapes(now: now)
         if let rested = frames.advance(to: now) { rest(rested.pinch, at: rested.offset) }
 
         frames.frame(at: now, layout: layout, scrollOffset: scroll.position, viewportSize: viewportSize, into: &shown)
         let visibleRect = CGRect(origin: shown.offset, size: viewportSize)
-        if settings.layout.usesPhotoShapes { shapeTracker.prioritize(visibleItems: shown.items) }
+        if settings.layout.usesPhotoShapes {
+            let order = arrangement.order
+            shapeTracker.prioritize(visibleItems: shown.items) { Int(order[$0]) }
+        }
         let placer = ParallaxScroller(effect: settings.effect.parallax(for: settings.layout), intensity: settings.intensity,
                                       isReduceMotionEnabled: settings.reduceMotion).placer(for: visibleRect)
         planLoading(visibleRect: visibleRect, placer: placer)
         fillCells(from: shown, placer: placer, now: now)
         shownItems.removeAll(keepingCapacity: true)
-        for cell in cells { shownItems.insert(cell.item) }
+        shownPhotos.removeAll(keepingCapacity: true)
+        for cell in cells {
+            shownItems.insert(cell.item)
+            shownPhotos.insert(photoNumber(at: cell.item))
+        }
         pictures.release(keeping: shownItems)
     }
 

@@ -44,6 +44,7 @@ package struct GalleryRenderer {
             }
         }
         canvas.clip(to: nil)
+        drawSectionHeaders(of: model, on: canvas)
         if let status = model.status {
             canvas.drawText(status, at: CGPoint(x: 20, y: 20), size: 18, color: RGBA(255, 255, 255), outlined: true)
         }
@@ -51,6 +52,21 @@ package struct GalleryRenderer {
         if showsHelp { drawLines(Self.helpLines, at: CGPoint(x: 40, y: 60), on: canvas, size: 16, panel: true) }
         if showsCredits {
             drawLines(["Photo credits"] + model.library.credits.prefix(40), at: CGPoint(x: 40, y: 60), on: canvas, size: 12, panel: true)
+        }
+    }
+
+    /// Each visible section's title ("June 2024") on its header, and the
+    /// title of the section at the top pinned to the top of the window
+    /// once its own header has scrolled away.
+    @MainActor
+    private func drawSectionHeaders(of model: GalleryModel, on canvas: GalleryCanvas) {
+        model.forEachVisibleHeader { title, frame in
+            canvas.drawText(title, at: CGPoint(x: frame.minX + 12, y: frame.minY + 10), size: 20, color: RGBA(255, 255, 255),
+                            outlined: true)
+        }
+        if let title = model.pinnedHeaderTitle {
+            canvas.fill(CGRect(x: 0, y: 0, width: model.viewportSize.width, height: 36), RGBA(24, 26, 32, 210))
+            canvas.drawText(title, at: CGPoint(x: 12, y: 8), size: 18, color: RGBA(255, 255, 255), outlined: true)
         }
     }
 
@@ -74,7 +90,9 @@ package struct GalleryRenderer {
     /// The photo's file name without its extension; a name that is not
     /// UTF-8 is shown with U+FFFD for its odd bytes (its ID keeps them).
     private func title(of cell: CellContent) -> String {
-        let name = FolderImageSource.displayName(of: cell.id)
+        // The file's own name: a photo in a subfolder has an ID such as "2024/06-trip/IMG_0001.jpg".
+        let path = FolderImageSource.displayName(of: cell.id)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         let base = name.split(separator: "__").last.map(String.init) ?? name
         return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
     }
@@ -115,6 +133,19 @@ package struct GalleryRenderer {
         if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
     }
 
+    /// The HUD line that describes the library: how many photos, whether
+    /// more are being found, what was not shown, how many dates are known.
+    @MainActor
+    package static func libraryLine(of model: GalleryModel) -> String {
+        var parts = ["\(model.photos.count) photos" + (model.isListing ? " so far, listing…" : "")]
+        if let notShown = model.listingSummary?.notShownSummary { parts.append(notShown) }
+        if let problems = model.listingSummary?.problemCount, problems > 0 {
+            parts.append("\(problems) folder\(problems == 1 ? "" : "s") or link\(problems == 1 ? "" : "s") skipped")
+        }
+        parts.append("order: \(model.settings.sort.rawValue), sections: \(model.settings.grouping.rawValue)")
+        return parts.joined(separator: " · ")
+    }
+
     /// The HUD line that describes the model's settings (the window adds
     /// frame times and loader counters to it).
     @MainActor
@@ -142,6 +173,8 @@ package struct GalleryRenderer {
         "+ / −   parallax intensity                        M   Reduce Motion",
         "R   reload all (forget downloads)               X   erase all and fetch the list again",
         "L   server latency: none / 0–2 s / 1–5 s         F   failure rate: 0 / 10 / 30 %",
+        "O   order: newest / oldest first / by name       D   sections: month / day / folder / none",
+        ", and .   previous / next section (month)",
         "N   snapping on/off          Y   layered scene          C   photo credits",
         "H or ?   this help           I   HUD           click a failed tile to retry      Q / Esc   quit",
     ]

@@ -96,6 +96,10 @@ package struct GallerySettings: Sendable, Hashable {
     package var failureRate: Double = 0
     package var seed: UInt64 = 2015
     package var snapping = true
+    /// The order photos are shown in: newest first, as photo apps do.
+    package var sort: PhotoSort = .newestFirst
+    /// The sections photos are grouped into, each under a header.
+    package var grouping: PhotoGrouping = .month
     /// Pixels per point (1 on a desktop).
     package var scale: CGFloat = 1
 

@@ -44,9 +44,13 @@ package final class GalleryWindow {
     /// (two alternating five-second windows).
     private var quality = (current: ScrollingQuality(), previous: ScrollingQuality())
 
-    package init(model: GalleryModel, screenshotDirectory: URL? = nil) {
+    /// - Parameter showsHUD: Whether the developer HUD (frame rate, hitches,
+    ///   loader counters) starts shown; off by default, so it covers no
+    ///   photo. **I** toggles it either way.
+    package init(model: GalleryModel, screenshotDirectory: URL? = nil, showsHUD: Bool = false) {
         self.model = model
         self.screenshotDirectory = screenshotDirectory
+        renderer.showsHUD = showsHUD
     }
 
     /// Opens the window and runs until it is closed.
@@ -76,7 +80,8 @@ package final class GalleryWindow {
         defer { SDL_DestroyRenderer(sdlRenderer) }
         let canvas = SDLCanvas(renderer: sdlRenderer)
         defer { canvas.close() }
-        await model.loadPhotoList()
+        // Photos arrive while frames are drawn: the first screen comes from the listing's first batch.
+        model.startListing()
         // Frames are paced like a display's refresh: one is due every 1/60 s on the wall clock, and the
         // loop sleeps until then. A frame that finishes late waits
         // for the next due time, and how late it was is what the HUD's hitch ratio counts: the same
@@ -114,6 +119,10 @@ package final class GalleryWindow {
             previous = start
             due = next
             frameCount += 1
+            if !listingAnnounced, let summary = model.listingSummary {
+                listingAnnounced = true
+                announce(summary, window: window)
+            }
             if frameCount % 15 == 0 { loaderStatistics = await model.loader.statistics }
             // The pipeline's results for the main actor run here, then the thread sleeps until the frame
             // is due (a plain sleep wakes within a fraction of a millisecond; a task's sleep can be late).
@@ -145,6 +154,27 @@ package final class GalleryWindow {
         return (last.scale - first.scale) / CGFloat(last.time - first.time)
     }
 
+    /// Whether the finished listing has been announced (``announce(_:window:)``).
+    private var listingAnnounced = false
+
+    /// Says what the listing found beside the photos, once: in the window's
+    /// title ("… · 12 videos and 3 other files not shown") and on standard
+    /// error, with each folder or link that was skipped by name.
+    private func announce(_ summary: FolderScan.Report, window: OpaquePointer) {
+        var title = "ParallaxKit — \(model.photos.count) photos, \(model.library.description)"
+        if let notShown = summary.notShownSummary {
+            title += " · \(notShown)"
+            FileHandle.standardError.write(Data("parallax-gallery: \(notShown)\n".utf8))
+        }
+        SDL_SetWindowTitle(window, title)
+        for problem in summary.problems.prefix(20) {
+            FileHandle.standardError.write(Data("parallax-gallery: skipped \(problem)\n".utf8))
+        }
+        if summary.problemCount > 20 {
+            FileHandle.standardError.write(Data("parallax-gallery: … and \(summary.problemCount - 20) more skipped\n".utf8))
+        }
+    }
+
     private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
 
     private func hud() -> [String] {
@@ -154,6 +184,7 @@ package final class GalleryWindow {
                 + GalleryRenderer.settingsLine(of: model),
             "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",
             (quality.previous + quality.current).hudLine,
+            GalleryRenderer.libraryLine(of: model),
         ]
     }
 
@@ -248,6 +279,10 @@ package final class GalleryWindow {
         case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): model.changeIntensity(by: -0.25)
         case Int(SDLK_m.rawValue): model.toggleReduceMotion()
         case Int(SDLK_n.rawValue): model.toggleSnapping()
+        case Int(SDLK_o.rawValue): model.setSort(model.settings.sort.next)
+        case Int(SDLK_d.rawValue): model.setGrouping(model.settings.grouping.next)
+        case Int(SDLK_COMMA.rawValue), Int(SDLK_LESS.rawValue): model.jumpSection(by: -1)
+        case Int(SDLK_PERIOD.rawValue), Int(SDLK_GREATER.rawValue): model.jumpSection(by: 1)
         case Int(SDLK_r.rawValue): await model.reloadAll()
         case Int(SDLK_x.rawValue): await model.eraseAll()
         case Int(SDLK_l.rawValue): await model.cycleLatency()

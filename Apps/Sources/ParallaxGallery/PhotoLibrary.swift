@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxImages
+import ParallaxLibraryIndex
 #if os(Linux)
 import ParallaxImagesHTTP
 #endif
@@ -17,6 +18,13 @@ package struct PhotoLibrary: Sendable {
     /// soon as the list arrives; over a network it waits until a layout
     /// that needs shapes is shown.
     package var readsHeadersLocally: Bool
+    /// How the photos are listed, when not by the source's
+    /// `imageIDs()` in one batch: a folder's walk, streaming, with each
+    /// file's time; a library index's records first. Given the source the
+    /// gallery reads through (the library's, behind its simulated server).
+    package var makeListing: (@Sendable (any ImageSource) -> AsyncStream<ListingEvent>)?
+    /// What files the shapes and dates read into the library's index, when it has one.
+    package var indexWriter: LibraryIndexWriter?
 
     package init(source: any ImageSource, credits: [String], description: String, readsHeadersLocally: Bool = false) {
         self.source = source
@@ -25,14 +33,32 @@ package struct PhotoLibrary: Sendable {
         self.readsHeadersLocally = readsHeadersLocally
     }
 
-    /// The photos of `directory`, with the credits file `fetch-photos.sh`
-    /// writes beside them if there is one.
+    /// The photos of `directory` and every folder under it, listed as the
+    /// tree is walked (``FolderImageSource/scan(readingFileStatus:)``: the
+    /// first screen is drawn from the first batch), with the credits file
+    /// `fetch-photos.sh` writes beside them if there is one.
+    ///
+    /// Only the first photo is looked for here (a tree of any size answers
+    /// in milliseconds); the gallery's own listing does the rest.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` when the folder is
-    ///   missing or holds no JPEG or PNG file.
-    package static func folder(_ directory: URL) async throws(ImageSourceError) -> PhotoLibrary {
+    ///   missing, cannot be read, or holds no photo at any depth.
+    /// - Parameter indexDirectory: Where the library's index is kept
+    ///   (``LibraryIndex``, beside the thumbnail cache): a second launch
+    ///   shows the photos from it before the tree is walked, and the shapes
+    ///   and dates read are filed there. `nil`: no index.
+    package static func folder(_ directory: URL, indexDirectory: URL? = nil) async throws(ImageSourceError) -> PhotoLibrary {
         let source = FolderImageSource(directory: directory)
-        let ids = try await source.imageIDs()
-        guard !ids.isEmpty else { throw .unavailable("the photo folder \(directory.path) holds no JPEG or PNG file") }
+        var found = false
+        scanning: for await event in source.scan(readingFileStatus: false) {
+            switch event {
+            case .photos(let photos): if !photos.isEmpty { found = true; break scanning }
+            case .finished: break scanning
+            case .failed(let error): throw error
+            }
+        }
+        guard found else {
+            throw .unavailable("the photo folder \(directory.path) holds no photo (JPEG, PNG, HEIC, AVIF or WebP) in it or any folder under it")
+        }
         var credits: [String] = []
         if let text = try? String(contentsOf: directory.appendingPathComponent("CREDITS.tsv"), encoding: .utf8) {
             for line in text.split(separator: "\n").dropFirst() {
@@ -40,8 +66,23 @@ package struct PhotoLibrary: Sendable {
                 if fields.count >= 4 { credits.append("\(fields[0]): \(fields[3]) (\(fields[2]))") }
             }
         }
-        return PhotoLibrary(source: source, credits: credits, description: "\(ids.count) photos in \(directory.path)",
-                            readsHeadersLocally: true)
+        if let indexDirectory {
+            switch await openIndex(for: directory, in: indexDirectory) {
+            case .success(let index):
+                let writer = LibraryIndexWriter(index: index)
+                var library = PhotoLibrary(source: IndexRecordingSource(base: source, writer: writer), credits: credits,
+                                           description: "the photos in \(directory.path)", readsHeadersLocally: true)
+                library.makeListing = { _ in IndexedFolderListing.events(of: source, writer: writer) }
+                library.indexWriter = writer
+                return library
+            case .failure(let error):
+                FileHandle.standardError.write(Data("parallax-gallery: \(error); the library is read without an index\n".utf8))
+            }
+        }
+        var library = PhotoLibrary(source: source, credits: credits, description: "the photos in \(directory.path)",
+                                   readsHeadersLocally: true)
+        library.makeListing = { _ in FolderListing.events(of: source) }
+        return library
     }
 
     /// The photos of an HTTP server, through ``HTTPImageSource``: `url`
@@ -113,5 +154,21 @@ package struct PhotoLibrary: Sendable {
         }
         return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
                             description: "\(count) generated pictures", readsHeadersLocally: true)
+    }
+
+    /// Opens the index of the library at `directory` in `indexDirectory`,
+    /// off the cooperative pool: opening may wait for another gallery's
+    /// check or rebuild of the same file (a file lock).
+    private static func openIndex(for directory: URL, in indexDirectory: URL) async -> Result<LibraryIndex, LibraryIndexError> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let file = LibraryIndex.fileURL(forLibraryAt: directory, in: indexDirectory)
+                do throws(LibraryIndexError) {
+                    continuation.resume(returning: .success(try LibraryIndex(at: file, root: directory)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
     }
 }

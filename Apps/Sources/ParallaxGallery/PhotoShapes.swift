@@ -38,6 +38,11 @@ package struct PhotoShapes: Sendable, Equatable {
     /// The number of photos.
     package var count: Int { sizes.count }
 
+    /// Adds `count` photos of unknown size after the others.
+    package mutating func append(count: Int) {
+        sizes.append(contentsOf: repeatElement(nil, count: max(count, 0)))
+    }
+
     /// Records the upright pixel size of photo `item`. Returns whether
     /// anything changed: an item outside the list, an unusable size or the
     /// size already known change nothing.
@@ -49,6 +54,16 @@ package struct PhotoShapes: Sendable, Equatable {
         if sizes[item] == nil { knownCount += 1 }
         sizes[item] = size
         return true
+    }
+
+    /// The shapes in another order: `order[item]` is the item here whose
+    /// shape item `item` of the result has. O(n).
+    package func arranged(by order: [Int32]) -> PhotoShapes {
+        var result = PhotoShapes(count: order.count)
+        for (item, source) in order.enumerated() {
+            if let size = size(of: Int(source)) { result.record(width: Int(size.width), height: Int(size.height), at: item) }
+        }
+        return result
     }
 
     /// The upright pixel size of photo `item`, if known.

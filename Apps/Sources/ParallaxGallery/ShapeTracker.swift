@@ -4,8 +4,9 @@ import CoreGraphics
 import Foundation
 import ParallaxImages
 
-/// Reads the photos' shapes in the background and files them by item: the
-/// one owner of the header probe, its answers and what they change.
+/// Reads the photos' shapes in the background and files them by photo
+/// number (the order photos arrived in, ``PhotoTimeline``): the one owner
+/// of the header probe, its answers and what they change.
 ///
 /// Quilt and waterfall place photos by shape (``PhotoShapes``). The probe
 /// (``HeaderProbe``) reads headers off the frame loop; its answers collect
@@ -51,39 +52,83 @@ package final class ShapeTracker {
     /// Whether the probe has been started for the current list.
     package var isReading: Bool { probe != nil }
 
-    /// Whether every photo's header has been read or has failed.
-    package var allRead: Bool { shapes.knownCount + unreadable.count >= shapes.count }
+    /// Whether every photo's header has been read or has failed (photos
+    /// removed since count as answered).
+    package var allRead: Bool { shapes.knownCount + unreadable.count + forgotten.count >= shapes.count }
+
+    /// Photos removed from the list (deleted or changed since an index
+    /// listed them): their answers, if any still come, are dropped.
+    private var forgotten: Set<Int> = []
+
+    /// Drops photos `numbers` from the list: an answer still on its way for
+    /// one is dropped, and the photo's ID may be appended again, as a new photo.
+    package func forgetPhotos(_ numbers: [Int]) {
+        for number in numbers where number < photos.count {
+            if itemsByID[photos[number]] == number { itemsByID[photos[number]] = nil }
+            if shapes.size(of: number) == nil, !unreadable.contains(number) { forgotten.insert(number) }
+        }
+    }
 
     /// Forgets every shape and the probe reading them: a new list of `photos`.
     package func forget(photos: [ImageID]) {
         probe = nil
         inbox = nil
-        self.photos = photos
-        shapes = PhotoShapes(count: photos.count)
+        self.photos = []
+        shapes = PhotoShapes(count: 0)
         unreadable = []
+        forgotten = []
         changed = false
         visibleShapeArrived = false
         prioritizedTop = nil
         itemsByID = [:]
+        append(photos)
+    }
+
+    /// Adds `photos` after those already here (a listing streaming in),
+    /// with the headers already known of some (an index remembered them:
+    /// those are not read again). A probe under way reads the others too.
+    package func append(_ photos: [ImageID], knownHeaders: [ImageHeader?] = []) {
+        let first = self.photos.count
+        self.photos += photos
+        shapes.append(count: photos.count)
+        itemsByID.reserveCapacity(self.photos.count)
+        var unknown: [ImageID] = []
+        for (offset, id) in photos.enumerated() {
+            // Ids are unique in every source here; a repeated one keeps the first position's shape.
+            if itemsByID[id] == nil { itemsByID[id] = first + offset } else { continue }
+            if offset < knownHeaders.count, let header = knownHeaders[offset] {
+                if shapes.record(width: header.width, height: header.height, at: first + offset) { changed = true }
+            } else {
+                unknown.append(id)
+            }
+        }
+        pendingIDs += unknown
+        if let probe, let inbox, !pendingIDs.isEmpty { feed(probe, inbox) }
+    }
+
+    /// Photos whose header no probe has been asked for yet.
+    private var pendingIDs: [ImageID] = []
+
+    /// Hands the pending photos to the probe.
+    private func feed(_ probe: HeaderProbe, _ inbox: ShapeInbox) {
+        let ids = pendingIDs
+        pendingIDs = []
+        inbox.expect(ids.count)
+        Task { await probe.probe(ids) }
     }
 
     /// Starts reading every photo's header from `source` (the visible ones
-    /// first, see ``prioritize(visibleItems:)``), unless already reading.
+    /// first, see ``prioritize(visibleItems:photo:)``), unless already
+    /// reading; photos appended later are read too.
     package func startReading(from source: any ImageSource) {
-        guard probe == nil, !photos.isEmpty else { return }
-        // Ids are unique in every source here; a repeated one takes the first position's shape.
-        var itemsByID: [ImageID: Int] = [:]
-        itemsByID.reserveCapacity(photos.count)
-        for item in photos.indices.reversed() { itemsByID[photos[item]] = item }   // the first position is written last
-        self.itemsByID = itemsByID
+        guard probe == nil else { return }
         let probe = HeaderProbe(source: source)
         self.probe = probe
-        let ids = photos
-        Task { await probe.probe(ids) }
         // The stream, not the probe: once the tracker lets go of the probe (a new list) the probe finishes
         // its stream and this task ends.
-        let inbox = ShapeInbox(expected: itemsByID.count)
+        let inbox = ShapeInbox(expected: 0)
         self.inbox = inbox
+        if !pendingIDs.isEmpty { feed(probe, inbox) }
         let updates = probe.updates
         Task.detached {
             for await batch in updates { inbox.append(batch) }
@@ -128,11 +173,12 @@ package final class ShapeTracker {
     }
 
     /// Tells the probe to read `visibleItems`' headers first, when the top
-    /// of the screen has moved to other photos.
-    package func prioritize(visibleItems items: [(item: Int, frame: CGRect)]) {
+    /// of the screen has moved to other photos; `photo` gives the photo
+    /// number shown at an item's position.
+    package func prioritize(visibleItems items: [(item: Int, frame: CGRect)], photo: (Int) -> Int) {
         guard !allRead, let probe, let top = items.lazy.map(\.item).min(), top != prioritizedTop else { return }
         prioritizedTop = top
-        let ids = items.map(\.item).sorted().compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
+        let ids = items.map(\.item).sorted().map(photo).compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
         guard !ids.isEmpty else { return }
         Task { await probe.prioritize(ids) }
     }
@@ -153,7 +199,7 @@ private final class ShapeInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var updates: [HeaderProbe.Update] = []
     /// Answers the list asks for (one per distinct photo).
-    private let expected: Int
+    private var expected: Int
     private var received = 0
     private var isFinished = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -163,6 +209,13 @@ private final class ShapeInbox: @unchecked Sendable {
     }
 
     private var isComplete: Bool { isFinished || received >= expected }
+
+    /// `count` more answers are to come (photos handed to the probe).
+    func expect(_ count: Int) {
+        lock.lock()
+        expected += count
+        lock.unlock()
+    }
 
     func append(_ batch: [HeaderProbe.Update]) {
         lock.lock()

@@ -10,6 +10,10 @@ extension GalleryLayout: ExpressibleByArgument {}
 
 extension GalleryEffect: ExpressibleByArgument {}
 
+extension PhotoSort: ExpressibleByArgument {}
+
+extension PhotoGrouping: ExpressibleByArgument {}
+
 extension LatencyPreset: ExpressibleByArgument {
     /// The delay each first download gets, in words (`0–2 s`), from
     /// ``LatencyPreset/range``: the parser shows it beside each value's name

@@ -28,7 +28,7 @@ struct Manifest: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        guard !manifest.entries.isEmpty else { throw ValidationError("the folder \(directory.path) holds no JPEG or PNG file") }
+        guard !manifest.entries.isEmpty else { throw ValidationError("the folder \(directory.path) holds no photo") }
         let path = out ?? directory.appendingPathComponent("photos.json").path
         try OutputFile.write(manifest.json(), to: path)
         let unmeasured = manifest.entries.filter { $0.header == nil }.map(\.id.rawValue)

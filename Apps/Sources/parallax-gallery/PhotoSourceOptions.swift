@@ -11,7 +11,7 @@ import ParallaxImages
 /// it; only an unnamed source falls back (`.cache/photos` to generated
 /// pictures, the thumbnail cache to none), and says so.
 struct PhotoSourceOptions: ParsableArguments {
-    @Option(help: "A folder of JPEG/PNG photos (default: .cache/photos from scripts/fetch-photos.sh, else generated pictures).")
+    @Option(help: "A photo library: a folder of photos (JPEG, PNG, HEIC/HEIF, AVIF, WebP) and every folder under it (default: .cache/photos from scripts/fetch-photos.sh, else generated pictures).")
     var photos: String?
 
     @Flag(help: "Show generated pictures instead of photos.")
@@ -20,10 +20,10 @@ struct PhotoSourceOptions: ParsableArguments {
     @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex), of an index.txt, or of a JSON manifest with every photo's size (see the manifest subcommand).")
     var server: String?
 
-    @Option(help: "The window only: the folder thumbnails are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery). Render and benchmarks keep none.")
+    @Option(help: "The window only: the folder thumbnails and the library index are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery). Render and benchmarks keep none.")
     var cache: String?
 
-    @Flag(help: "The window only: keep no thumbnails on disk.")
+    @Flag(help: "The window only: keep no thumbnails and no library index on disk.")
     var noCache = false
 
     func validate() throws {
@@ -59,12 +59,16 @@ struct PhotoSourceOptions: ParsableArguments {
     /// when none was named does a missing or empty `.cache/photos` fall back
     /// to generated pictures, with a message when the folder is there but
     /// unusable, so the gallery still runs.
-    func library() async throws -> PhotoLibrary {
+    ///
+    /// With `indexed` (the window, a measured launch), a folder's library
+    /// index is kept beside the thumbnail cache (none with `--no-cache`).
+    func library(indexed: Bool = false) async throws -> PhotoLibrary {
         if generated { return PhotoLibrary.synthetic(mixedShapes: true) }
         if let url = try serverURL() { return try PhotoLibrary.server(url) }
         let folder = self.folder
+        let indexDirectory = indexed && !noCache ? cache.map { URL(fileURLWithPath: $0) } ?? GalleryCache.defaultDirectory() : nil
         do {
-            return try await PhotoLibrary.folder(folder)
+            return try await PhotoLibrary.folder(folder, indexDirectory: indexDirectory)
         } catch {
             if photos != nil { throw error }
             if FileManager.default.fileExists(atPath: folder.path) {

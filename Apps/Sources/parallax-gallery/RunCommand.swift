@@ -12,19 +12,25 @@ struct Run: AsyncParsableCommand {
     @Option(help: "The folder where P saves screenshots (made when needed).")
     var screenshots: String = ".cache/screenshots"
 
+    @Flag(help: "Start with the developer HUD shown (frame rate, hitches, loader counters; I toggles it).")
+    var hud = false
+
     func validate() throws {
         try OutputCheck.requireWritable(screenshots, option: "--screenshots", kind: .folder)
     }
 
     @MainActor
     func run() async throws {
-        // A real server brings its own latency; the simulated one adds none to it.
-        let settings = options.settings(defaultLatency: options.source.server == nil ? .seed : .none)
+        // Photos load at the speed of their disk or server; the simulated server's latency is added
+        // only when asked for (`--latency seed`, as `make run`'s demo on the sample photos does).
+        let settings = options.settings(defaultLatency: .none)
         let size = options.size
-        let library = try await options.source.library()
+        let library = try await options.source.library(indexed: true)
         let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: options.source.diskCache())
         do {
-            try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots)).run()
+            try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots), showsHUD: hud).run()
+            // Shapes and dates read in the last second are kept for the next launch.
+            await library.indexWriter?.flushAndWait()
         } catch {
             CommandOutput.notice("\(error). Rendering a scripted scroll headlessly instead.")
             var headlessSettings = settings

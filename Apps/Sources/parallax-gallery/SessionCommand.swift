@@ -22,6 +22,9 @@ struct Session: AsyncParsableCommand {
             transform: { try CommandLineValues.photoCount.parse($0) })
     var count: Int = 3000
 
+    @Flag(help: "Show the library's own photos as listed (a real library tree, in the order taken) instead of the set repeated to --count.")
+    var asListed = false
+
     @Option(help: """
         Layouts to run, comma-separated, from \(Session.layoutList.choicesText) \
         (default: \(Session.layoutList.text(GalleryLayout.allCases))).
@@ -59,7 +62,7 @@ struct Session: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let matrix = SessionMatrix(layouts: layouts, latencies: latencies, includesBaseline: !noBaseline,
-                                   launches: Set(launches), photos: count, size: options.size)
+                                   launches: Set(launches), photos: asListed ? 0 : count, size: options.size)
         let library = try await options.source.library()
         let figures = try await matrix.run(over: library, from: options.source)
         try report.write(SessionReport.markdown(figures))

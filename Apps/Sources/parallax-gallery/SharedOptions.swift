@@ -19,6 +19,12 @@ struct SharedOptions: ParsableArguments {
     @Option(help: "The layout.")
     var layout: GalleryLayout = .grid
 
+    @Option(help: "The order of the photos: by the time each was taken (from its EXIF or XMP date, else its file's time), newest or oldest first, or by name.")
+    var order: PhotoSort = .newestFirst
+
+    @Option(help: "The sections photos are grouped into, each under a header.")
+    var sections: PhotoGrouping = .month
+
     @Option(help: "The parallax effect.")
     var effect: GalleryEffect = .depth
 
@@ -27,7 +33,7 @@ struct SharedOptions: ParsableArguments {
             transform: { try CommandLineValues.intensity.parse($0) })
     var intensity: Double = 1
 
-    @Option(help: "Simulated server latency (default: seed in the window without --server, else none).")
+    @Option(help: "Latency the simulated server adds to every photo (default: none, so photos load at the speed of their disk or server; seed is RolfHendriks' 0-2 s demo).")
     var latency: LatencyPreset?
 
     @Option(parsing: .unconditional,
@@ -49,8 +55,7 @@ struct SharedOptions: ParsableArguments {
     var reduceMotion = false
 
     /// The gallery's settings from these options; `--latency` when given,
-    /// else `defaultLatency` (the window simulates a slow server, a render
-    /// or a benchmark none).
+    /// else `defaultLatency`.
     func settings(defaultLatency: LatencyPreset) -> GallerySettings {
         var settings = GallerySettings()
         settings.layout = layout
@@ -60,6 +65,8 @@ struct SharedOptions: ParsableArguments {
         settings.failureRate = failureRate
         settings.seed = seed
         settings.reduceMotion = reduceMotion
+        settings.sort = order
+        settings.grouping = sections
         return settings
     }
 }

@@ -2,11 +2,25 @@ import Foundation
 
 /// One photo of the set: a MANIFEST.tsv row.
 struct Photo {
-    /// The encodings measured, as MANIFEST.tsv's `format` column names them.
+    /// The encodings measured, as MANIFEST.tsv's `format` column names them:
+    /// the photo set's own, and the WebP, HEIF and AVIF copies
+    /// scripts/make-format-photos.sh makes of some of its JPEGs.
     enum Format: String, CaseIterable {
-        case baselineJPEG = "jpeg-baseline", progressiveJPEG = "jpeg-progressive", png
+        case baselineJPEG = "jpeg-baseline", progressiveJPEG = "jpeg-progressive", png, webp, heif, avif
 
-        var title: String { self == .png ? "PNG" : self == .baselineJPEG ? "baseline JPEG" : "progressive JPEG" }
+        var title: String {
+            switch self {
+            case .baselineJPEG: return "baseline JPEG"
+            case .progressiveJPEG: return "progressive JPEG"
+            case .png: return "PNG"
+            case .webp: return "WebP"
+            case .heif: return "HEIF"
+            case .avif: return "AVIF"
+            }
+        }
+
+        /// Whether the photo set itself is in this format (the "all" class), not a copy made from it.
+        var isOriginal: Bool { self == .baselineJPEG || self == .progressiveJPEG || self == .png }
     }
 
     var file, path: String
@@ -16,15 +30,25 @@ struct Photo {
     var bytes: Int
 }
 
-/// The groups every figure is reported for: all photos, and each kind of
-/// JPEG (so PNGs are in "all" only).
+/// The groups every figure is reported for: all photos of the set, each
+/// kind of JPEG (so PNGs are in "all" only), and the WebP, HEIF and AVIF
+/// copies (in their own rows only: "all" stays the photo set as fetched).
 enum PhotoClass: CaseIterable {
-    case all, baselineJPEG, progressiveJPEG
+    case all, baselineJPEG, progressiveJPEG, webp, heif, avif
 
     /// The format of the class's photos; `nil` for all.
-    var format: Photo.Format? { self == .all ? nil : self == .baselineJPEG ? .baselineJPEG : .progressiveJPEG }
+    var format: Photo.Format? {
+        switch self {
+        case .all: return nil
+        case .baselineJPEG: return .baselineJPEG
+        case .progressiveJPEG: return .progressiveJPEG
+        case .webp: return .webp
+        case .heif: return .heif
+        case .avif: return .avif
+        }
+    }
     var title: String { format?.title ?? "all" }
-    func contains(_ photo: Photo) -> Bool { format == nil || format == photo.format }
+    func contains(_ photo: Photo) -> Bool { format.map { $0 == photo.format } ?? photo.format.isOriginal }
 }
 
 /// The photo set scripts/fetch-photos.sh leaves in a folder: MANIFEST.tsv, a
@@ -34,6 +58,18 @@ struct PhotoSet {
     var photos: [Photo] = []
     /// Rows left out, with the reason.
     var skipped: [String] = []
+
+    /// The photos of every folder in `directories`, in order (the photo set,
+    /// then its format copies).
+    static func load(directories: [String]) throws(Failure) -> PhotoSet {
+        var set = PhotoSet()
+        for directory in directories {
+            let part = try load(directory: directory)
+            set.photos += part.photos
+            set.skipped += part.skipped
+        }
+        return set
+    }
 
     static func load(directory: String) throws(Failure) -> PhotoSet {
         let manifest = (directory as NSString).appendingPathComponent("MANIFEST.tsv")
@@ -60,7 +96,7 @@ struct PhotoSet {
             set.photos.append(Photo(file: fields[0], path: path, width: width, height: height,
                                     megapixels: megapixels, format: format, bytes: bytes))
         }
-        guard !set.photos.isEmpty else { throw Failure("\(manifest) lists no readable JPEG or PNG photo: run scripts/fetch-photos.sh --force") }
+        guard !set.photos.isEmpty else { throw Failure("\(manifest) lists no readable photo: run scripts/fetch-photos.sh --force") }
         set.skipped.forEach { progress("skipping \($0)") }
         return set
     }

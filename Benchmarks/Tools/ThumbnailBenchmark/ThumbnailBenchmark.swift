@@ -10,9 +10,10 @@ import Foundation
 @main
 enum ThumbnailBenchmark {
     static let usage = """
-        Usage: thumbnail-benchmark --photos DIR [--runs N]   ParallaxKit, a full decode and vipsthumbnail
+        Usage: thumbnail-benchmark --photos DIR… [--runs N]  ParallaxKit, a full decode and vipsthumbnail
                thumbnail-benchmark --photos DIR --headers    header reads beside thumbnail decodes
-        DIR holds MANIFEST.tsv and the photos (scripts/fetch-photos.sh). Every measurement runs N times
+        DIR holds MANIFEST.tsv and the photos (scripts/fetch-photos.sh); --photos may be given again for
+        more (scripts/make-format-photos.sh's WebP, HEIF and AVIF copies), reported in rows of their own. Every measurement runs N times
         (default 3); medians are reported. The report, Markdown, goes to standard output, progress to
         standard error; the exit status is 0 whether or not the targets are met. Hidden: `--child fit|fill
         FILE…` thumbnails the files with ParallaxKit alone (scripts/bench-hostile.sh runs it),
@@ -29,19 +30,19 @@ enum ThumbnailBenchmark {
         default: break
         }
         do {
-            var photos: String?, runs = 3, headers = false
+            var photos: [String] = [], runs = 3, headers = false
             var remaining = arguments[...]
             while let flag = remaining.popFirst() {
                 if flag == "--headers" { headers = true; continue }
                 let value = remaining.popFirst()
                 switch (flag, value.flatMap { Int($0) }) {
-                case ("--photos", _) where value != nil: photos = value
+                case ("--photos", _) where value != nil: photos.append(value!)
                 case ("--runs", let count?) where count >= 1: runs = count
                 default: throw Failure("cannot read the arguments at \(flag)\(value.map { " " + $0 } ?? "")\n\n\(usage)")
                 }
             }
-            guard let photos else { throw Failure("--photos is required\n\n\(usage)") }
-            let set = try PhotoSet.load(directory: photos)
+            guard !photos.isEmpty else { throw Failure("--photos is required\n\n\(usage)") }
+            let set = try PhotoSet.load(directories: photos)
             print(headers ? try HeaderBenchmark.run(set) : try ThumbnailComparison.run(set, runs: runs).markdown)
             exit(0)
         } catch {

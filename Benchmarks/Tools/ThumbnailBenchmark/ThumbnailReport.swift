@@ -58,12 +58,14 @@ extension ThumbnailComparison {
     }
 
     private var photoSetLine: String {
-        let photos = set.photos, megapixels = photos.map(\.megapixels)
-        let counts = Photo.Format.allCases.map { format in "\(photos.filter { $0.format == format }.count) \(format.title)" }
+        let photos = set.photos.filter(\.format.isOriginal), megapixels = photos.map(\.megapixels)
+        let counts = Photo.Format.allCases.filter(\.isOriginal).map { format in "\(photos.filter { $0.format == format }.count) \(format.title)" }
+        let copies = set.photos.filter { !$0.format.isOriginal }
         return "Photo set: \(photos.count) photos from Debian wallpaper packages (`scripts/fetch-photos.sh`, credits in CREDITS.tsv beside the photos), "
             + String(format: "%.1f MP in all, %.1f–%.1f MP a photo (median %.1f MP), %.1f MiB of files: ", megapixels.reduce(0, +),
                      megapixels.min() ?? 0, megapixels.max() ?? 0, median(megapixels), Double(photos.reduce(0) { $0 + $1.bytes }) / 1_048_576)
             + counts.joined(separator: ", ") + "."
+            + (copies.isEmpty ? "" : " The WebP, HEIF and AVIF rows are \(copies.count) copies of \(copies.count / 3) of its JPEGs made by `scripts/make-format-photos.sh` (cwebp -q 80; heif-enc -q 80, x265 ultrafast, with a 320-pixel thumbnail item; avifenc -s 10, quantizers 18–30), measured in their own rows only: \"all\" is the photo set as fetched. ParallaxKit decodes WebP scaled by libwebp, HEIF and AVIF whole (their thumbnail sizes need more than the 320-pixel item).")
             + (set.skipped.isEmpty ? "" : " Left out: " + set.skipped.joined(separator: "; ") + ".")
     }
 

@@ -4,7 +4,7 @@ import ParallaxImages
 /// libFuzzer's entry point for the Swift decoder: any bytes, with a
 /// thumbnail size and options chosen by the input's last three bytes (the
 /// whole input is the file, so a seed corpus of real images works as is:
-/// trailing bytes after an image's end are ignored by both formats). The decoder must
+/// trailing bytes after an image's end are ignored by every format). The decoder must
 /// return a thumbnail of exactly that size or throw `ImageDecodingError`;
 /// anything else (a trap, a sanitizer report, a hang, a leak) is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,9 +1,13 @@
-// ParallaxKit's thin C layer over libjpeg(-turbo) and libpng.
+// ParallaxKit's thin C layer over libjpeg(-turbo), libpng, libwebp, libheif
+// and libavif.
 //
 // libjpeg reports errors by longjmp, which Swift cannot survive, and some of
 // libjpeg's and libpng's constants are function-like macros Swift cannot
 // import. Everything that needs setjmp lives here; everything else (sizes,
-// crops, resampling, caching, policy) lives in Swift.
+// crops, resampling, caching, policy) lives in Swift. The WebP, HEIF and
+// AVIF functions are here for the same reason the others are: each codec's
+// structs, option versions and status codes stay on this side, and Swift
+// sees one shape (an info struct, a row sink, a pk_status) for all five.
 //
 // All functions are reentrant: no globals, one decoder state per call.
 #ifndef PARALLAX_CODECS_H
@@ -110,6 +114,101 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
 /// they held at once.
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity);
+
+/// What a WebP's header says (VP8, VP8L or VP8X).
+typedef struct {
+    int width;
+    int height;
+    int has_alpha;
+    int has_animation;
+    /// 1 for VP8L (lossless), 0 for VP8 (lossy), 2 for a mix (animation frames).
+    int format;
+} pk_webp_info;
+
+/// Reads a WebP's header only.
+pk_status pk_webp_read_info(const uint8_t *data, size_t size, pk_webp_info *info,
+                            char *message, size_t message_capacity);
+
+/// Decodes a still WebP (lossy, lossless, with or without alpha) with
+/// libwebp's scaler: the region `crop_x, crop_y, crop_width × crop_height`
+/// of the picture (the whole picture when `crop_width` is 0; libwebp rounds
+/// `crop_x` and `crop_y` down to even, so pass them even) resampled by
+/// libwebp straight to `output_width × output_height` as it decodes, then
+/// handed to `sink` as premultiplied RGBA8 rows, top to bottom. The output
+/// buffer (`output_width · output_height · 4` bytes) is the only one this
+/// layer allocates; libwebp's own are a few rows for lossy data, plus the
+/// full picture at 1 byte a pixel for alpha and 4 for lossless data.
+/// An animated WebP gives its first frame, composed on its canvas by
+/// libwebpdemux at full size (cropping and scaling are then left to the sink's
+/// resampler: `output_width × output_height` must be the canvas size).
+pk_status pk_webp_decode_rows(const uint8_t *data, size_t size, int crop_x, int crop_y, int crop_width,
+                              int crop_height, int output_width, int output_height, pk_row_sink sink,
+                              void *context, char *message, size_t message_capacity);
+
+/// The most thumbnail items pk_heif_info lists.
+#define PK_HEIF_MAX_THUMBNAILS 4
+
+/// What a HEIF's primary image says, after libheif's transformations
+/// (a 90° `irot` swaps width and height; `clap` crops).
+typedef struct {
+    int width;
+    int height;
+    int has_alpha;
+    /// Bits per luma sample (8, 10, 12).
+    int bit_depth;
+    /// The primary image's thumbnail items (up to PK_HEIF_MAX_THUMBNAILS), by size.
+    int thumbnail_count;
+    int thumbnail_width[PK_HEIF_MAX_THUMBNAILS];
+    int thumbnail_height[PK_HEIF_MAX_THUMBNAILS];
+} pk_heif_info;
+
+/// Reads a HEIF's boxes (no pixel is decoded). `max_dimension` is handed to
+/// libheif as its image size limit: a wider or taller image (or grid) fails
+/// as PK_ERROR_UNSUPPORTED ("security limit exceeded") before libheif
+/// allocates it.
+pk_status pk_heif_read_info(const uint8_t *data, size_t size, int max_dimension, pk_heif_info *info,
+                            char *message, size_t message_capacity);
+
+/// Decodes the primary image (`thumbnail_index` -1) or one of its thumbnail
+/// items (0 … thumbnail_count - 1) with libheif, which applies `irot`,
+/// `imir` and `clap` and assembles grid images, on the calling thread. Deeper
+/// samples are reduced to 8 bits by libheif; alpha is premultiplied. Rows go
+/// to `sink` top to bottom; the image must be `expected_width ×
+/// expected_height` (its header's size) or the decode fails as corrupt.
+/// libheif holds the whole picture at once: its YCbCr planes and the RGBA8
+/// conversion (about 5.5 bytes a pixel at 8 bits, 7 at 10).
+pk_status pk_heif_decode_rows(const uint8_t *data, size_t size, int max_dimension, int thumbnail_index,
+                              int expected_width, int expected_height, pk_row_sink sink, void *context,
+                              char *message, size_t message_capacity);
+
+/// What an AVIF's header says, before any transformation.
+typedef struct {
+    /// The stored size (before `irot`).
+    int width;
+    int height;
+    /// Bits per sample (8, 10, 12).
+    int depth;
+    int has_alpha;
+    /// The `irot` and `imir` properties as an EXIF orientation (1–8).
+    int orientation;
+} pk_avif_info;
+
+/// Reads an AVIF's boxes (no pixel is decoded), with libavif's default
+/// size limit (16384 × 16384 pixels), so the caller can check its own,
+/// smaller limit and say so; `max_pixels` is for pk_avif_decode_rows, which
+/// sets libavif's limit to it.
+pk_status pk_avif_read_info(const uint8_t *data, size_t size, uint32_t max_pixels, pk_avif_info *info,
+                            char *message, size_t message_capacity);
+
+/// Decodes an AVIF's first image with libavif (one thread), converting to
+/// premultiplied RGBA8 (10- and 12-bit samples reduced by libavif), and hands
+/// its rows, as stored (no `irot`/`imir`: the caller turns the thumbnail),
+/// to `sink`. The image must be `expected_width × expected_height`.
+/// libavif holds the whole picture at once: the AV1 decoder's frame and the
+/// RGBA8 conversion.
+pk_status pk_avif_decode_rows(const uint8_t *data, size_t size, uint32_t max_pixels, int expected_width,
+                              int expected_height, pk_row_sink sink, void *context,
+                              char *message, size_t message_capacity);
 
 /// Encodes RGB8 (3 bytes per pixel) as JPEG at `quality` (1–100),
 /// progressive or baseline, with an optional APP1 (Exif) payload.

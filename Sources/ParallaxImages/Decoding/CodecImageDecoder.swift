@@ -2,20 +2,44 @@
 import CParallaxCodecs
 import Foundation
 
-/// The Linux decoder: libjpeg-turbo and libpng through `CParallaxCodecs`.
+/// The Linux decoder: libjpeg-turbo, libpng, libwebp, libheif and libavif
+/// through `CParallaxCodecs`, the codecs Debian ships.
 ///
-/// The picture is never held whole. The header is read first (pixel limit,
-/// EXIF orientation, and whether the file's bytes could hold the size it
-/// claims), then the most memory the decode will hold is worked out and
-/// checked against ``DecodingOptions/maximumDecodeBytes`` and reserved in
-/// the shared ``DecodingMemoryBudget``. The codec then hands over one row
-/// at a time (a JPEG at the smallest DCT scale, 1/8 to 1, that still
-/// covers the thumbnail; a PNG's rows, Adam7 passes included) straight into
-/// an area resampler, so peak memory is the thumbnail plus one row, plus,
-/// for a progressive JPEG, the coefficients libjpeg keeps for every block,
-/// whatever size the header claims. Progressive JPEGs stop after the scans
-/// the scaled decode needs; a baseline JPEG or non-interlaced PNG stops at
-/// the last row the crop needs.
+/// The header is read first (pixel limit, orientation, and whether the
+/// file's bytes could hold the size it claims), then the most memory the
+/// decode will hold is worked out and checked against
+/// ``DecodingOptions/maximumDecodeBytes`` and reserved in the shared
+/// ``DecodingMemoryBudget``. The codec then hands over one row at a time
+/// straight into an area resampler. What each codec costs:
+/// - **JPEG**: decoded at the smallest DCT scale, 1/8 to 1, that still
+///   covers the thumbnail, so peak memory is the thumbnail plus one row,
+///   plus, for a progressive JPEG, the coefficients libjpeg keeps for every
+///   block. Progressive files stop after the scans the scaled decode needs;
+///   baseline files at the last row the crop needs.
+/// - **PNG**: rows (Adam7 passes included) as libpng inflates them; a
+///   non-interlaced file stops at the last row the crop needs.
+/// - **WebP** (lossy, lossless, alpha): libwebp crops to the thumbnail's
+///   region and scales it to about the thumbnail's size as it decodes, so
+///   the full-size picture never exists in RGBA; lossless data and alpha
+///   still cost libwebp 4 and 1 bytes per source pixel. EXIF orientation
+///   comes from the `EXIF` chunk. An animated WebP shows its first frame.
+/// - **HEIF/HEIC**: the primary image's thumbnail item when it has at
+///   least the thumbnail's pixels in the crop, the primary image (grids
+///   included) otherwise. libheif decodes the whole item and applies `irot`,
+///   `imir` and `clap` itself, so EXIF orientation is never applied on top
+///   (the HEIF specification makes the properties, not EXIF, authoritative).
+/// - **AVIF**: libavif decodes the first image whole; its `irot` and `imir`
+///   are applied to the thumbnail. Clean apertures (`clap`) are not
+///   applied, as `avifdec` does not.
+///
+/// HEIF and AVIF samples of 10 or 12 bits are reduced to 8 by the codec.
+/// GIF, TIFF, BMP and JPEG XL are refused as
+/// ``ImageDecodingError/unsupportedVariant(_:)`` naming the format: GIFs
+/// are animations more than photos, TIFFs come from scanners and raw
+/// converters, and JPEG XL waits for an ``ImageFormat`` case of its own
+/// (docs/decoding.md in the repository says more).
+/// ``DecodingOptions/requiresCompleteFile`` is for JPEG: the other codecs
+/// never decode a file cut short (they fail as `truncated` or `corrupt`).
 ///
 /// Colour policy: pixels are shown as stored, taken to be sRGB (`gAMA`,
 /// `cHRM`, `iCCP` and ICC profiles are not applied, as Pillow does not);
@@ -35,26 +59,35 @@ public struct CodecImageDecoder: ImageDecoding {
         self.memoryBudget = memoryBudget
     }
 
-    /// A thumbnail of `size` from the JPEG or PNG bytes `data`: the header
-    /// read and checked, the rows streamed from the codec into the area
-    /// resampler, cropped to fill or fitted, then turned upright. Runs on the
-    /// calling thread, which may wait there until ``memoryBudget`` has room.
+    /// A thumbnail of `size` from the JPEG, PNG, WebP, HEIF or AVIF bytes
+    /// `data`: the header read and checked, the rows streamed from the codec
+    /// into the area resampler, cropped to fill or fitted, then turned
+    /// upright. Runs on the calling thread, which may wait there until
+    /// ``memoryBudget`` has room.
     ///
     /// - Throws: ``ImageDecodingError``: `empty` for no bytes,
-    ///   `unsupportedFormat` for anything but JPEG and PNG, `tooLarge` past
-    ///   the pixel limit, `overBudget` past a memory limit, `truncated` for
-    ///   a file shorter than its header needs, and the codec's own
-    ///   `truncated`, `unsupportedVariant`, `outOfMemory` and `corrupt`.
+    ///   `unsupportedFormat` for data of no format it knows,
+    ///   `unsupportedVariant` for a GIF, TIFF, BMP or JPEG XL (named),
+    ///   `tooLarge` past the pixel limit, `overBudget` past a memory limit,
+    ///   `truncated` for a file shorter than its header needs, and the
+    ///   codec's own `truncated`, `unsupportedVariant`, `outOfMemory` and
+    ///   `corrupt`.
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
         guard !data.isEmpty else { throw .empty }
-        guard let format = ImageFormat(sniffing: data) else { throw .unsupportedFormat }
-        let orientation = ExifOrientationReader.orientation(in: data)
+        guard let format = ImageFormat(sniffing: data) else {
+            if let name = UnreadImageFormat(sniffing: data) { throw .unsupportedVariant(name.description) }
+            throw .unsupportedFormat
+        }
         let result: Result<DecodedThumbnail, ImageDecodingError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            switch format {
-            case .jpeg: return Result { () throws(ImageDecodingError) in try jpeg(bytes, size: size, orientation: orientation) }
-            case .png: return Result { () throws(ImageDecodingError) in try png(bytes, size: size, orientation: orientation) }
-            case .heif, .avif, .webp: return .failure(.unsupportedFormat)
+            return Result { () throws(ImageDecodingError) in
+                switch format {
+                case .jpeg: return try jpeg(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
+                case .png: return try png(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
+                case .webp: return try webp(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
+                case .heif: return try heif(bytes, size: size)
+                case .avif: return try avif(bytes, size: size)
+                }
             }
         }
         return try result.get()
@@ -144,7 +177,7 @@ public struct CodecImageDecoder: ImageDecoding {
     /// against ``DecodingOptions/maximumDecodeBytes`` and while holding it in
     /// ``memoryBudget``. Returns the resampled (not yet oriented) pixels and
     /// the bytes budgeted.
-    private func streamRows(
+    func streamRows(
         width: Int, height: Int, crop: (x: Double, y: Double, width: Double, height: Double), geometry: ThumbnailGeometry,
         codecBytes: Int,
         _ decode: (_ sink: UnsafeMutableRawPointer, _ message: inout [CChar]) throws(ImageDecodingError) -> Void
@@ -167,14 +200,14 @@ public struct CodecImageDecoder: ImageDecoding {
     }
 
     /// Hands each row the codec decodes to the ``StreamingAreaResampler`` behind `context`.
-    private static let rowSink: pk_row_sink = { context, y, x0, dx, count, pixels in
+    static let rowSink: pk_row_sink = { context, y, x0, dx, count, pixels in
         guard let context, let pixels else { return 1 }
         let resampler = Unmanaged<StreamingAreaResampler>.fromOpaque(context).takeUnretainedValue()
         return resampler.consume(y: Int(y), x0: Int(x0), dx: Int(dx), count: Int(count), pixels: pixels) ? 1 : 0
     }
 
     /// The resampler's bytes, plus the oriented copy of its output.
-    private static func resamplerBytes(crop: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int,
+    static func resamplerBytes(crop: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int,
                                        geometry: ThumbnailGeometry) -> Int {
         let output = geometry.storedOutput
         return sum(StreamingAreaResampler.workingBytes(crop: crop, sourceWidth: width, sourceHeight: height,
@@ -182,15 +215,30 @@ public struct CodecImageDecoder: ImageDecoding {
                    output.width * output.height * 4)
     }
 
+    /// The most memory libheif or libavif holds decoding a `width × height` image of
+    /// `bitDepth`-bit samples: the HEVC decoder's picture and libheif's copy
+    /// of it (YCbCr, counted as 4:4:4, the most a file can have), the alpha
+    /// plane twice if there is one, the RGBA8 conversion and a row to
+    /// premultiply, plus 4 MiB for the decoder's state and the boxes.
+    /// About 10 bytes a pixel at 8 bits: 122 MB for a 12-megapixel photo.
+    static func wholePictureBytes(width: Int, height: Int, bitDepth: Int, hasAlpha: Bool) -> Int {
+        let sample = bitDepth > 8 ? 2 : 1
+        let perPixel = 4 + 6 * sample + (hasAlpha ? 2 * sample : 0)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (bytes, overflow2) = pixels.multipliedReportingOverflow(by: perPixel)
+        guard !overflow, !overflow2 else { return .max }
+        return sum(bytes, width * 4, 4 << 20)
+    }
+
     /// A sum that saturates instead of overflowing (sizes come from headers).
-    private static func sum(_ values: Int...) -> Int {
+    static func sum(_ values: Int...) -> Int {
         values.reduce(0) { total, value in
             let (result, overflow) = total.addingReportingOverflow(max(value, 0))
             return overflow ? .max : result
         }
     }
 
-    private func finish(_ resampled: PixelImage, orientation: ImageOrientation, sourceWidth: Int, sourceHeight: Int,
+    func finish(_ resampled: PixelImage, orientation: ImageOrientation, sourceWidth: Int, sourceHeight: Int,
                         decodedPixelCount: Int, workingBytes: Int) -> DecodedThumbnail {
         let displayed = orientation.displayedSize(width: sourceWidth, height: sourceHeight)
         return DecodedThumbnail(image: orientation.apply(to: resampled), sourceWidth: displayed.width,
@@ -198,11 +246,11 @@ public struct CodecImageDecoder: ImageDecoding {
                                 workingBytes: workingBytes)
     }
 
-    private static func text(_ message: [CChar]) -> String {
+    static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func check(_ status: pk_status, _ message: [CChar]) throws(ImageDecodingError) {
+    func check(_ status: pk_status, _ message: [CChar]) throws(ImageDecodingError) {
         let text = Self.text(message)
         switch status {
         case PK_OK: return

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds the EXIF orientation tag (0x0112) in a JPEG's APP1 segment or a
-/// PNG's `eXIf` chunk, reading only the headers. Anything malformed reads as
+/// Finds the EXIF orientation tag (0x0112) in a JPEG's APP1 segment, a
+/// PNG's `eXIf` chunk or a WebP's `EXIF` chunk, reading only the headers. Anything malformed reads as
 /// `.up`: a broken EXIF block must never cost the picture.
 public enum ExifOrientationReader {
     /// The orientation recorded in `data`, or `.up`.
@@ -11,6 +11,10 @@ public enum ExifOrientationReader {
             if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 { return jpeg(bytes) ?? .up }
             if bytes.count >= 8, bytes[0] == 0x89, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
                 return png(bytes) ?? .up
+            }
+            if bytes.count >= 12, bytes[0] == 0x52, bytes[1] == 0x49, bytes[2] == 0x46, bytes[3] == 0x46,
+               bytes[8] == 0x57, bytes[9] == 0x45, bytes[10] == 0x42, bytes[11] == 0x50 {
+                return webp(bytes) ?? .up
             }
             return .up
         }
@@ -51,7 +55,7 @@ public enum ExifOrientationReader {
     }
 
     /// Reads IFD0 of a TIFF structure in `bytes[start..<end]`.
-    private static func tiff(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> ImageOrientation? {
+    static func tiff(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> ImageOrientation? {
         guard end <= bytes.count, start + 8 <= end else { return nil }
         let little: Bool
         switch (bytes[start], bytes[start + 1]) {

@@ -109,9 +109,9 @@ public struct DecodingOptions: Sendable, Hashable {
 /// Turns encoded bytes into a thumbnail of an exact size: the decode and
 /// process stages of the pipeline.
 ///
-/// On Linux, ``CodecImageDecoder`` (libjpeg-turbo and libpng); on Apple
-/// platforms `ImageIODecoder` (ImageIO's thumbnail path) drops in behind
-/// the same protocol.
+/// On Linux, ``CodecImageDecoder`` (libjpeg-turbo, libpng, libwebp, libheif
+/// and libavif); on Apple platforms `ImageIODecoder` (ImageIO's thumbnail
+/// path) drops in behind the same protocol.
 /// Implementations are value types, safe to call from any thread at once.
 public protocol ImageDecoding: Sendable {
     /// A thumbnail of `size` from `data`.
@@ -195,12 +195,12 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 
 #if canImport(ImageIO)
 /// The decoder for this platform: ImageIO's thumbnail path on Apple
-/// platforms; libjpeg-turbo and libpng elsewhere. ``ImageLoader`` uses it
+/// platforms; the codecs of ``CodecImageDecoder`` elsewhere. ``ImageLoader`` uses it
 /// unless given another.
 public typealias PlatformImageDecoder = ImageIODecoder
 #elseif canImport(CParallaxCodecs)
 /// The decoder for this platform: ImageIO's thumbnail path on Apple
-/// platforms; libjpeg-turbo and libpng elsewhere. ``ImageLoader`` uses it
+/// platforms; the codecs of ``CodecImageDecoder`` elsewhere. ``ImageLoader`` uses it
 /// unless given another.
 public typealias PlatformImageDecoder = CodecImageDecoder
 #endif

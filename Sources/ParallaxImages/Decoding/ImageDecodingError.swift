@@ -6,8 +6,8 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case empty
     /// The bytes are not an image format the decoder reads.
     case unsupportedFormat
-    /// A JPEG or PNG of a kind the decoder does not read (a 12-bit JPEG,
-    /// say); the text names it.
+    /// An image of a kind the decoder does not read (a 12-bit JPEG, a GIF
+    /// on Linux, say); the text names it.
     case unsupportedVariant(String)
     /// The codec rejected the data.
     case corrupt(String)
@@ -28,7 +28,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .empty: return "the image data is empty"
-        case .unsupportedFormat: return "the data is not a JPEG or PNG image"
+        case .unsupportedFormat: return "the data is not an image format the decoder reads"
         case .unsupportedVariant(let what): return "\(what) is not supported"
         case .corrupt(let detail): return "the image data is corrupt: \(detail)"
         case .truncated(let detail): return "the image data is truncated: \(detail)"

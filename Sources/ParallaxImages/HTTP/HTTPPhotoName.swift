@@ -18,14 +18,16 @@ enum HTTPPhotoName {
     /// both as written and after percent-decoding, however many times — not
     /// `.` or `..` and without `/`, `\` or NUL.
     ///
-    /// A name holding ``FolderImageSource``'s escapes for bytes that are not
-    /// UTF-8 (`caf/xE9.jpg`, as `parallax-gallery manifest` writes a Latin-1
-    /// file name) is one file name: it is checked as the bytes it stands for.
+    /// A name spelled with ``FolderImageSource``'s escapes for bytes that
+    /// are not UTF-8 (`caf%E9.jpg`, as `parallax-gallery manifest` writes a
+    /// Latin-1 file name; `%25` for `%`) is one file name: it is checked,
+    /// and requested, as the bytes it stands for. Any other `%` is the
+    /// name's own character.
     static func refusal(of name: String) -> String? {
         guard !name.isEmpty else { return "an empty name" }
         guard name.utf8.count <= 1_024 else { return "a name over 1,024 bytes" }
         var form = name
-        if name.utf8.contains(UInt8(ascii: "/")), let bytes = FolderImageSource.fileName(of: ImageID(name)) {
+        if let bytes = folderEscaped(name) {
             form = String(decoding: bytes, as: UTF8.self)                  // the escaped bytes as U+FFFD
         }
         // A server that decodes twice must not find a separator either: decode until nothing changes.
@@ -35,6 +37,13 @@ enum HTTPPhotoName {
             form = decoded
         }
         return "a name that stays percent-encoded after four decodings"
+    }
+
+    /// The bytes of the one file name `name` spells with folder escapes,
+    /// or `nil` when it holds none (or is not such a spelling).
+    private static func folderEscaped(_ name: String) -> [UInt8]? {
+        guard name.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        return FolderImageID.name(spelled: ArraySlice(name.utf8))
     }
 
     private static func refusalOfDecoded(_ form: String) -> String? {
@@ -57,8 +66,7 @@ enum HTTPPhotoName {
     /// the base.
     static func url(for name: String, under base: URL) -> URL? {
         guard refusal(of: name) == nil else { return nil }
-        let bytes = name.utf8.contains(UInt8(ascii: "/"))
-            ? FolderImageSource.fileName(of: ImageID(name)) ?? [] : Array(name.utf8)
+        let bytes = folderEscaped(name) ?? Array(name.utf8)
         guard !bytes.isEmpty, let url = url(base, appendingEncodedPath: segment(bytes)) else { return nil }
         return isUnder(url, base: base) ? url : nil
     }

@@ -46,6 +46,12 @@ public struct CaptureDateReader: Sendable {
     private let format: ImageFormat
     private var excerpts: FileExcerpts
 
+    /// The EXIF orientation (IFD0's tag 0x0112) in the Exif data the last
+    /// ``read()`` went through, if any: for a WebP, whose `EXIF` chunk
+    /// usually follows the image data, the orientation its header's first
+    /// bytes could not give.
+    public private(set) var exifOrientation: ImageOrientation?
+
     /// A reader of the photo in `format` whose file starts with `firstBytes`
     /// and is `fileLength` bytes long, when that is known: nothing past the
     /// end is asked for, and a PNG's last bytes can be, for the metadata
@@ -69,7 +75,7 @@ public struct CaptureDateReader: Sendable {
     public mutating func read() -> Reading {
         guard excerpts.pieces.count <= Self.maximumReads + 1 else { return .notFound }
         let format = self.format
-        let reading = excerpts.withViews { views in
+        let (reading, orientation) = excerpts.withViews { views in
             var search = MetadataSearch(views: views)
             switch format {
             case .jpeg: search.jpeg()
@@ -77,8 +83,9 @@ public struct CaptureDateReader: Sendable {
             case .webp: search.webp()
             case .heif, .avif: search.heif()
             }
-            return search.result
+            return (search.result, search.orientation)
         }
+        exifOrientation = orientation
         // Remembered to tell a short answer, which means the file ends there.
         if case .needsBytes(let range) = reading { excerpts.request = range }
         return reading

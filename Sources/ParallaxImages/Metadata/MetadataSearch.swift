@@ -11,6 +11,8 @@ struct MetadataSearch {
     let views: ExcerptViews
     private(set) var best: CaptureDate?
     private(set) var missing: Range<Int>?
+    /// IFD0's orientation in the Exif data read, if any.
+    private(set) var orientation: ImageOrientation?
 
     /// The most bytes of Exif or XMP data read: dates sit near the start of
     /// both; what follows is thumbnails and edit histories.
@@ -59,6 +61,7 @@ struct MetadataSearch {
 
     /// The three dates of an EXIF structure, each with its offset and fraction.
     private mutating func offer(_ tiff: TIFFMetadata) {
+        orientation = orientation ?? tiff.orientation
         for (fields, source) in [(tiff.original, CaptureDate.Source.exifOriginal), (tiff.digitized, .exifDigitized), (tiff.modified, .exifModified)] {
             guard let text = fields.text else { continue }
             offer(CaptureDate(exifText: text, offset: fields.offset, subseconds: fields.subseconds, source: source))

@@ -7,12 +7,13 @@
 /// - `VP8X` (extended: alpha, animation, metadata): flags, then the canvas
 ///   width − 1 and height − 1 in 24 bits each.
 ///
-/// The orientation comes from an `EXIF` chunk only when it precedes the
-/// image data, as CSS Images 3 requires of metadata a browser honours and
-/// as browsers do; most writers put it after the image data, and such a
-/// file shows as stored, `.up`, here as in a browser. So the header never
-/// needs more than the first chunks; a decoder that follows the same rule
-/// agrees with it.
+/// The orientation comes from the `EXIF` chunk, as the decoder applies it
+/// (``ExifOrientationReader``). Most writers put that chunk after the image
+/// data, so in a large file it lies beyond the first bytes: the header then
+/// says `.up` rather than wait for megabytes, and
+/// `FolderImageSource.headerAndCaptureDate(for:)` completes it from the
+/// chunk the date reader reads anyway (one more read of a few hundred
+/// bytes).
 enum WebPHeaderReader {
     /// The header, or `nil` if the bytes end before it; a failure for a
     /// malformed one.
@@ -42,32 +43,28 @@ enum WebPHeaderReader {
             guard size >= 10 else { return .failure(.corrupt("a VP8X chunk of \(size) bytes")) }
             let hasExif = flags & 0x08 != 0
             guard hasExif else { return header(width + 1, height + 1) }
-            guard let orientation = earlyExifOrientation(view, from: data + size + (size & 1)) else { return nil }
-            return header(width + 1, height + 1, orientation)
+            return header(width + 1, height + 1, exifOrientation(view, from: data + size + (size & 1)))
         default:
             return .failure(.corrupt("the first WebP chunk is \(HEIFMetaBox.name(type)), not VP8, VP8L or VP8X"))
         }
     }
 
-    /// The orientation in an `EXIF` chunk that comes before the image data
-    /// (`ALPH`, `VP8 `, `VP8L`, `ANIM`), `.up` when the image data comes
-    /// first, `nil` if the bytes end before either.
-    private static func earlyExifOrientation(_ view: ByteView, from start: Int) -> ImageOrientation? {
+    /// The orientation in the `EXIF` chunk, found by walking the chunks
+    /// from `start` by their lengths (image data skipped, never read);
+    /// `.up` when there is none or it lies beyond the bytes in `view`.
+    private static func exifOrientation(_ view: ByteView, from start: Int) -> ImageOrientation {
         var offset = start
-        for _ in 0..<16 {
-            guard let type = view.u32(offset), let size = view.u32(offset + 4, littleEndian: true) else { return nil }
-            switch type {
-            case fourCC("EXIF"):
-                guard view.contains(offset + 8, count: size) else { return nil }
-                var tiff = offset + 8
-                if view.matches(tiff, Array("Exif\0\0".utf8)) { tiff += 6 }
-                guard tiff <= offset + 8 + size else { return .up }
-                return TIFFMetadata(view, range: tiff..<(offset + 8 + size))?.orientation ?? .up
-            case fourCC("ALPH"), fourCC("VP8 "), fourCC("VP8L"), fourCC("ANIM"), fourCC("ANMF"):
-                return .up
-            default:
+        for _ in 0..<64 {
+            guard let type = view.u32(offset), let size = view.u32(offset + 4, littleEndian: true) else { return .up }
+            guard type == fourCC("EXIF") else {
                 offset += 8 + size + (size & 1)
+                continue
             }
+            guard view.contains(offset + 8, count: size) else { return .up }
+            var tiff = offset + 8
+            if view.matches(tiff, Array("Exif\0\0".utf8)) { tiff += 6 }
+            guard tiff < offset + 8 + size else { return .up }
+            return TIFFMetadata(view, range: tiff..<(offset + 8 + size))?.orientation ?? .up
         }
         return .up
     }

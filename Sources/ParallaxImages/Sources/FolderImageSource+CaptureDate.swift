@@ -11,7 +11,10 @@ extension FolderImageSource {
     ///   ``ImageSourceError/unreadable(_:_:)`` for a file that is not a photo.
     public func captureDate(for id: ImageID) async throws(ImageSourceError) -> CaptureDate {
         guard let path = path(of: id) else { throw .notFound(id) }
-        let read = await BlockingWorkQueue.fileIO.run { Self.readCaptureDate(at: path, id: id) }
+        let root = directory.path
+        let read = await BlockingWorkQueue.fileIO.run {
+            Self.confined(path, root: root, id: id).flatMap { Self.readCaptureDate(at: $0, id: id) }
+        }
         switch read {
         case .success(let date): return date
         case .failure(let error): throw error
@@ -21,11 +24,17 @@ extension FolderImageSource {
     /// The header and the capture date of photo `id` from one opening of
     /// its file: the first 64 KB serve both (more only if the header or
     /// the date lies further in), which halves the reads of asking
-    /// ``header(for:)`` and ``captureDate(for:)`` one after the other.
+    /// ``header(for:)`` and ``captureDate(for:)`` one after the other. A
+    /// WebP's orientation comes from its `EXIF` chunk even when that lies
+    /// beyond the first bytes (the date reader reads it anyway), where
+    /// ``header(for:)`` says `.up`.
     /// - Throws: as ``header(for:)`` does.
     public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate) {
         guard let path = path(of: id) else { throw .notFound(id) }
-        let read = await BlockingWorkQueue.fileIO.run { Self.readHeaderAndCaptureDate(at: path, id: id) }
+        let root = directory.path
+        let read = await BlockingWorkQueue.fileIO.run {
+            Self.confined(path, root: root, id: id).flatMap { Self.readHeaderAndCaptureDate(at: $0, id: id) }
+        }
         switch read {
         case .success(let both): return both
         case .failure(let error): throw error
@@ -60,9 +69,11 @@ extension FolderImageSource {
             }
             if header == nil, bytes.count >= size { return .failure(.unreadable(id, "ends before its frame header (\(bytes.count) bytes)")) }
         }
-        guard let header else { return .failure(.unreadable(id, "has no frame header in its first megabyte")) }
-        let date = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size) ?? modificationDate(status)
-        return .success((header, date))
+        guard var header else { return .failure(.unreadable(id, "has no frame header in its first megabyte")) }
+        let (date, orientation) = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size)
+        // A WebP's EXIF chunk, after its image data, is read for the date: its orientation completes the header.
+        if header.format == .webp, let orientation { header.orientation = orientation }
+        return .success((header, date ?? modificationDate(status)))
     }
 
     /// The file's modification time, the date of a photo whose metadata has none.
@@ -98,25 +109,27 @@ extension FolderImageSource {
             return .failure(.unreadable(id, "cannot be read"))
         }
         guard let format = ImageFormat(sniffing: first) else { return .failure(.unreadable(id, "is not a photo this source reads")) }
-        return .success(captureDate(descriptor, format: format, firstBytes: first, fileSize: size) ?? modified)
+        return .success(captureDate(descriptor, format: format, firstBytes: first, fileSize: size).date ?? modified)
     }
 
     /// The date in the metadata of the open file `descriptor` of `fileSize`
     /// bytes, given its first bytes: each range the reader asks for is
     /// read with `pread`, at most ``CaptureDateReader/maximumReads`` times.
-    static func captureDate(_ descriptor: Int32, format: ImageFormat, firstBytes: Data, fileSize: Int) -> CaptureDate? {
+    /// Also the EXIF orientation in the Exif data read, if any.
+    static func captureDate(_ descriptor: Int32, format: ImageFormat, firstBytes: Data,
+                            fileSize: Int) -> (date: CaptureDate?, orientation: ImageOrientation?) {
         var reader = CaptureDateReader(format: format, firstBytes: firstBytes, fileLength: fileSize)
         for _ in 0...CaptureDateReader.maximumReads {
             switch reader.read() {
-            case .found(let date): return date
-            case .notFound: return nil
+            case .found(let date): return (date, reader.exifOrientation)
+            case .notFound: return (nil, reader.exifOrientation)
             case .needsBytes(let range):
                 let start = min(range.lowerBound, fileSize), end = min(range.upperBound, fileSize)
-                guard let bytes = readBytes(descriptor, at: start, count: end - start) else { return nil }
+                guard let bytes = readBytes(descriptor, at: start, count: end - start) else { return (nil, nil) }
                 reader.add(bytes, at: range.lowerBound)
             }
         }
-        return nil
+        return (nil, nil)
     }
 
     /// `count` bytes from `offset` (fewer at the end of the file), or `nil` on an error.

@@ -1,131 +1,140 @@
 import Foundation
 
-/// The JPEG and PNG files of a folder on this device (local photos), in
-/// name order. Everything is stored locally, so surfaces show the "cached"
+/// The photos of a folder tree on this device (local photos): every JPEG,
+/// PNG, HEIF, AVIF and WebP file in the folder and its subfolders, at any
+/// depth. Everything is stored locally, so surfaces show the "cached"
 /// placeholder while these decode.
 ///
-/// Odd files cost nothing and say what they are: the list holds regular
-/// files (and links to them) only, and a read checks the file before
-/// taking it: a folder, a named pipe, a device or a link to nothing is
-/// refused by its type (a pipe is never opened, so it cannot block), a file
-/// over ``maximumFileSize`` by its size, and a file that is not a JPEG or
-/// PNG by its first bytes, so a gigabyte of zeros named `big.jpg` costs
-/// 16 bytes of reading, not a gigabyte of memory.
+/// **A library, not a folder.** ``scan(readingFileStatus:)`` walks the tree
+/// as a person keeps it (`2024/06-trip/IMG_0001.jpg`,
+/// `2025/DCIM/100APPLE/IMG_4411.HEIC`) and hands out the photos in batches
+/// as it finds them, the first after a few hundred, so a first screen can
+/// be drawn long before a 100,000-photo library is listed; ``imageIDs()``
+/// is the same walk, whole. Hidden files and folders (a leading `.`) are
+/// skipped; links are followed once and never out of the folder; videos
+/// and other files are counted, not listed; a folder that cannot be read
+/// is reported by its path while the rest is listed (``FolderScan``).
 ///
-/// **Any file name.** A Linux file name is bytes, not text: one that is not
-/// UTF-8 (a Latin-1 `café.jpg` from an old camera or archive) is listed too.
-/// Its ID is the name with each byte that is not part of valid UTF-8 written
-/// `/xHH` (``imageID(forFileName:)``); since no file name holds `/`, such an
-/// ID can never be another file's name, and the source maps it back to the
+/// **IDs are relative paths.** A photo's ID is its path relative to
+/// ``directory``, components joined with `/`. A Linux file name is bytes,
+/// not text: a component that is not UTF-8 (a Latin-1 `café.jpg` from an
+/// old camera or archive) is listed too, each byte that is not part of
+/// valid UTF-8 written `%HH` and `%` itself `%25` (`caf%E9.jpg`,
+/// ``imageID(forFileName:)``); the source maps such an ID back to the
 /// exact bytes to open the file. ``displayName(of:)`` is the name to show.
+/// An ID is only ever resolved inside ``directory``: `..`, `.`, empty
+/// components, absolute paths and NUL name no file, and a link that leads
+/// out of the folder is not opened.
+///
+/// Odd files cost nothing and say what they are: a read checks the file
+/// before taking it: a folder, a named pipe, a device or a link to nothing
+/// is refused by its type (a pipe is never opened, so it cannot block), a
+/// file over ``maximumFileSize`` by its size, and a file that is not a
+/// picture by its first bytes, so a gigabyte of zeros named `big.jpg` costs
+/// 16 bytes of reading, not a gigabyte of memory.
 public struct FolderImageSource: ImageSource {
-    /// The folder read.
+    /// The folder read, with its subfolders.
     public let directory: URL
     /// The largest file read, in bytes (256 MiB by default: a 100-megapixel
     /// PNG fits; the decoders refuse larger pictures anyway).
     public let maximumFileSize: Int
-    /// File name extensions taken as pictures (lower case).
-    public static let extensions: Set<String> = ["jpg", "jpeg", "png"]
+    /// File name extensions taken as photos (lower case; any case matches):
+    /// those ``ImageFormat`` knows.
+    public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif", "webp"]
+    /// How deep a scan goes: folders more than this many levels below
+    /// ``directory`` are not read, and reported
+    /// (``FolderScan/Problem/Kind/tooDeep(limit:)``).
+    public static let maximumDepth = 64
+    /// The most photos a scan lists: it stops there, and reports it
+    /// (``FolderScan/Problem/Kind/tooManyPhotos(limit:)``).
+    public static let maximumPhotoCount = 2_000_000
 
-    /// The pictures in `directory`, none larger than `maximumFileSize` bytes.
+    /// The photos in `directory` and its subfolders, none larger than
+    /// `maximumFileSize` bytes.
     public init(directory: URL, maximumFileSize: Int = 256 << 20) {
         self.directory = directory
         self.maximumFileSize = max(maximumFileSize, 1)
     }
 
+    /// Every photo in the tree, in tree order: folder by folder, names
+    /// compared by their bytes, so `2023/…` comes before `2024/…` and a
+    /// folder's photos stay together. The whole ``scan(readingFileStatus:)``,
+    /// without the files' status; folders that cannot be read are left out
+    /// (a scan reports them).
     /// - Throws: ``ImageSourceError/unavailable(_:)`` with a clear message
-    ///   when the folder does not exist or cannot be read.
+    ///   when the folder does not exist or cannot be read;
+    ///   ``ImageSourceError/cancelled`` when the task is cancelled first.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .unavailable("there is no photo folder at \(directory.path)")
-        }
-        // Read with readdir, as bytes: Foundation's listing leaves out names that are not UTF-8.
-        guard let stream = opendir(directory.path) else {
-            throw .unavailable("the photo folder \(directory.path) cannot be read: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(stream) }
         var ids: [ImageID] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            let id = Self.imageID(forFileName: name)
-            guard name.first != UInt8(ascii: "."),
-                  Self.extensions.contains(URL(fileURLWithPath: Self.displayName(of: id)).pathExtension.lowercased()),
-                  FileKind(cPath: path(ofFileNamed: name)).isRegularFile else { continue }
-            ids.append(id)
+        var finished: FolderScan.Report?
+        for await event in scan(readingFileStatus: false) {
+            switch event {
+            case .photos(let photos): ids.append(contentsOf: photos.lazy.map(\.id))
+            case .finished(let report): finished = report
+            case .failed(let error): throw error
+            }
         }
-        return ids.sorted()
+        guard let finished else { throw .cancelled }
+        // In tree order already, unless links to folders added photos at the end.
+        if !finished.isInTreeOrder { ids.sort(by: FolderImageID.precedes) }
+        return ids
     }
 
-    // MARK: File names that are not UTF-8
+    // MARK: IDs
 
-    /// The ID of the file named `bytes`: the name itself when it is UTF-8
-    /// (every ordinary name), else the name with each byte that is not part
-    /// of a valid UTF-8 sequence written `/xHH` (two upper-case hex digits).
-    /// A file name never holds `/`, so an ID with `/` is always one of these:
-    /// unambiguous, and reversed exactly by ``fileName(of:)``.
+    /// The ID of a file named `bytes` in ``directory`` itself: the name
+    /// when it is UTF-8 without `%` (every ordinary name), else the name
+    /// with `%` written `%25` and each byte that is not part of a valid
+    /// UTF-8 sequence written `%HH` (two upper-case hex digits). A file in
+    /// a subfolder is the IDs of its path's names joined with `/`. Reversed
+    /// exactly by ``fileName(of:)``.
     public static func imageID(forFileName bytes: [UInt8]) -> ImageID {
-        var text = ""
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        parsing: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
-                offset += encoded.count
-            case .error(let length):
-                for byte in bytes[offset..<(offset + length)] { text += "/x" + String(format: "%02X", byte) }
-                offset += length
-            case .emptyInput:
-                break parsing
-            }
-        }
-        return ImageID(text)
+        ImageID(FolderImageID.component(bytes))
     }
 
-    /// The exact bytes of the file name `id` stands for (see
+    /// The exact bytes of the path, relative to ``directory``, of the file
+    /// `id` stands for (components separated by `/`; see
     /// ``imageID(forFileName:)``), or `nil` when `id` names no file in the
-    /// folder: empty, `.` or `..`, a path, or an escape that
-    /// ``imageID(forFileName:)`` would not have written.
+    /// folder: empty, absolute, with an empty, `.` or `..` component, with
+    /// NUL, or with an escape ``imageID(forFileName:)`` would not write.
     public static func fileName(of id: ImageID) -> [UInt8]? {
-        let text = Array(id.rawValue.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var index = 0
-        while index < text.count {
-            if text[index] == UInt8(ascii: "/") {
-                guard index + 3 < text.count, text[index + 1] == UInt8(ascii: "x"),
-                      let byte = UInt8(String(decoding: text[(index + 2)...(index + 3)], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(byte)
-                index += 4
-            } else {
-                bytes.append(text[index])
-                index += 1
-            }
-        }
-        guard !bytes.isEmpty, bytes != [0x2E], bytes != [0x2E, 0x2E], !bytes.contains(0),
-              imageID(forFileName: bytes) == id else { return nil }
-        return bytes
+        FolderImageID.components(of: id).map { Array($0.joined(separator: [UInt8(ascii: "/")])) }
     }
 
-    /// The name to show for `id`: its file name, each byte that is not
-    /// UTF-8 shown as U+FFFD (�). Lossy, for titles only; `id` opens the file.
+    /// The name to show for `id`: its file name (the path's last
+    /// component), each byte that is not UTF-8 shown as U+FFFD (�). Lossy,
+    /// for titles only; `id` opens the file.
     public static func displayName(of id: ImageID) -> String {
-        guard id.rawValue.contains("/") else { return id.rawValue }
-        return fileName(of: id).map { String(decoding: $0, as: UTF8.self) } ?? id.rawValue
+        let last = id.rawValue.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? id.rawValue
+        guard last.contains("%") else { return last }
+        return FolderImageID.name(spelled: ArraySlice(last.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? last
     }
 
-    /// The path of the file named `bytes` in the folder, as bytes (NUL-terminated).
-    private func path(ofFileNamed bytes: [UInt8]) -> [CChar] {
+    /// The path of picture `id` under ``directory`` as written (links not
+    /// yet resolved), NUL-terminated, or `nil` if it names no file here.
+    func path(of id: ImageID) -> [CChar]? {
+        guard let components = FolderImageID.components(of: id) else { return nil }
         var path = Array(directory.path.utf8)
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
-        return (path + bytes + [0]).map { CChar(bitPattern: $0) }
+        path += components.joined(separator: [UInt8(ascii: "/")])
+        return PhotoTreeWalk.cPath(path)
     }
 
-    /// The path of picture `id`, or `nil` if it names no file here.
-    func path(of id: ImageID) -> [CChar]? {
-        Self.fileName(of: id).map { path(ofFileNamed: $0) }
+    /// The real path of the regular file `path` names (links resolved),
+    /// checked to lie inside `root`'s real path: what a read opens, so a
+    /// link in an ID's path never leads a read out of the folder. Refuses
+    /// what is not a regular file by what it is, as the reads do.
+    static func confined(_ path: [CChar], root: String, id: ImageID) -> Result<[CChar], ImageSourceError> {
+        let kind = FileKind(cPath: path)
+        guard kind == .regular else {
+            return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
+        }
+        guard let real = PhotoTreeWalk.realPath(Array(path.map { UInt8(bitPattern: $0) }.prefix { $0 != 0 })),
+              let realRoot = PhotoTreeWalk.realPath(Array(root.utf8)),
+              PhotoTreeWalk.isInside(real, realRoot) else {
+            return .failure(.unreadable(id, "is a link out of the photo folder, not followed"))
+        }
+        return .success(PhotoTreeWalk.cPath(real))
     }
 
     /// The bytes of picture `id`.
@@ -134,9 +143,11 @@ public struct FolderImageSource: ImageSource {
     ///   when it is not a picture this source reads.
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
         guard let path = path(of: id) else { throw .notFound(id) }
-        let limit = maximumFileSize
+        let limit = maximumFileSize, root = directory.path
         // Blocking reads, so on the pipeline's file threads rather than Swift's cooperative pool.
-        let read = await BlockingWorkQueue.fileIO.run { Self.readPicture(at: path, id: id, limit: limit) }
+        let read = await BlockingWorkQueue.fileIO.run {
+            Self.confined(path, root: root, id: id).flatMap { Self.readPicture(at: $0, id: id, limit: limit) }
+        }
         switch read {
         case .success(let data): return data
         case .failure(let error): throw error
@@ -154,7 +165,10 @@ public struct FolderImageSource: ImageSource {
     ///   be read.
     public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
         guard let path = path(of: id) else { throw .notFound(id) }
-        let read = await BlockingWorkQueue.fileIO.run { Self.readHeader(at: path, id: id) }
+        let root = directory.path
+        let read = await BlockingWorkQueue.fileIO.run {
+            Self.confined(path, root: root, id: id).flatMap { Self.readHeader(at: $0, id: id) }
+        }
         switch read {
         case .success(let header): return header
         case .failure(let error): throw error
@@ -185,11 +199,16 @@ public struct FolderImageSource: ImageSource {
     }
 
     /// The file's size, modification time (to the nanosecond) and inode: an
-    /// edit, a replacement or a `touch` changes it. One `stat`, on the
-    /// pipeline's file threads.
+    /// edit, a replacement or a `touch` changes it. A `stat` and the
+    /// path's resolution (`nil` for a link out of the folder), on the
+    /// pipeline's file threads. ``ListedPhoto/fingerprint`` is the same text.
     public func fingerprint(for id: ImageID) async -> String? {
         guard let path = path(of: id) else { return nil }
-        return await BlockingWorkQueue.fileIO.run { Self.fingerprint(ofFileAt: path) }
+        let root = directory.path
+        return await BlockingWorkQueue.fileIO.run {
+            guard case .success(let real) = Self.confined(path, root: root, id: id) else { return nil }
+            return Self.fingerprint(ofFileAt: real)
+        }
     }
 
     static func fingerprint(ofFileAt path: [CChar]) -> String? {
@@ -251,63 +270,5 @@ public struct FolderImageSource: ImageSource {
         }
         guard filled == size else { return .failure(.unreadable(id, "was cut short while it was read (\(filled) of \(size) bytes)")) }
         return .success(data)
-    }
-}
-
-/// What a path names, told apart without opening it (so a named pipe
-/// cannot block and a device cannot be read from).
-enum FileKind: CustomStringConvertible {
-    case missing, regular, directory, pipe, device, socket, danglingLink, other
-    /// A symbolic link, when asked not to follow links.
-    case link
-
-    /// What `path` names; with `following` false, a link is `.link` rather
-    /// than what it points to.
-    init(path: String, following: Bool = true) {
-        self.init(cPath: Array(path.utf8CString), following: following)
-    }
-
-    /// What the NUL-terminated path `path` names (any bytes, UTF-8 or not).
-    init(cPath path: [CChar], following: Bool = true) {
-        var status = stat()
-        if !following {
-            guard lstat(path, &status) == 0 else {
-                self = .missing
-                return
-            }
-            if status.st_mode & S_IFMT == S_IFLNK {
-                self = .link
-                return
-            }
-        }
-        if stat(path, &status) != 0 {
-            var link = stat()
-            self = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK ? .danglingLink : .missing
-            return
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: self = .regular
-        case S_IFDIR: self = .directory
-        case S_IFIFO: self = .pipe
-        case S_IFCHR, S_IFBLK: self = .device
-        case S_IFSOCK: self = .socket
-        default: self = .other
-        }
-    }
-
-    var isRegularFile: Bool { self == .regular }
-
-    var description: String {
-        switch self {
-        case .missing: return "missing"
-        case .regular: return "a file"
-        case .directory: return "a folder"
-        case .pipe: return "a named pipe (FIFO)"
-        case .device: return "a device"
-        case .socket: return "a socket"
-        case .danglingLink: return "a link to a file that does not exist"
-        case .link: return "a symbolic link"
-        case .other: return "not a regular file"
-        }
     }
 }

@@ -1,0 +1,149 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxCore
+import ParallaxImages
+import ParallaxLayout
+
+/// The order photos are shown in and the sections they are grouped into
+/// (``PhotoTimeline``): newest first by month unless asked otherwise. When
+/// it changes (a date read, a photo found, another order chosen) the
+/// layout is rebuilt with the photo at the top of the screen kept where it
+/// is, even mid-fling, wherever the new order put it in the list.
+extension GalleryModel {
+    /// Whether every photo's capture date has been looked for: read with its
+    /// header (the same first bytes), remembered by an index, or found
+    /// missing (the file's time stands).
+    package var allDatesRead: Bool { shapeTracker.allRead }
+
+    /// The sections shown, in order, with their titles and photo counts.
+    package var sections: [PhotoTimeline.Section] { arrangement.sections }
+
+    /// The photo number at position `item`, or `item` itself past the end.
+    func photoNumber(at item: Int) -> Int {
+        arrangement.order.indices.contains(item) ? Int(arrangement.order[item]) : item
+    }
+
+    /// The position of photo number `photo`, or `photo` itself past the end.
+    func position(ofPhoto photo: Int) -> Int {
+        positions.indices.contains(photo) ? Int(positions[photo]) : photo
+    }
+
+    /// The photo whose tile place keeping keeps (the first on screen), and
+    /// how far its leading edge is past the top of the screen.
+    var topAnchor: (photo: Int, distance: CGFloat)? {
+        PlaceKeeping.anchor(in: layout, viewport: viewport).map { (photoNumber(at: $0.index.item), $0.distance) }
+    }
+
+    /// The photo counts of the sections shown, for the layouts.
+    var sectionCounts: [Int] {
+        arrangement.sections.isEmpty ? [photos.count] : arrangement.sections.map(\.count)
+    }
+
+    /// Sorts and groups the timeline by the settings: ``arrangement``,
+    /// ``positions`` and ``photos`` follow. Does not relayout.
+    func arrange() {
+        arrangement = timeline.arrange(sort: settings.sort, grouping: settings.grouping)
+        positions = arrangement.positions(count: timeline.count)
+        let ids = timeline.ids
+        photos = arrangement.order.map { ids[Int($0)] }
+    }
+
+    /// Arranges again and rebuilds the layout, the photo at the top kept in
+    /// place; nothing happens mid-switch or mid-pinch (the caller tries
+    /// again on a later frame).
+    /// - Returns: Whether it rearranged.
+    @discardableResult
+    func rearrange() -> Bool {
+        guard frames.isResting else { return false }
+        let anchor = topAnchor
+        arrange()
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: true, anchor: anchor)
+        return true
+    }
+
+    /// Shows the photos in `sort` order, the photo at the top kept in place.
+    package func setSort(_ sort: PhotoSort) {
+        guard sort != settings.sort, !frames.isPinching else { return }
+        frames.stop()
+        settings.sort = sort
+        rearrange()
+    }
+
+    /// Groups the photos by `grouping`, the photo at the top kept in place.
+    package func setGrouping(_ grouping: PhotoGrouping) {
+        guard grouping != settings.grouping, !frames.isPinching else { return }
+        frames.stop()
+        settings.grouping = grouping
+        rearrange()
+    }
+
+    /// The section at the top of the screen: the one the first visible
+    /// photo is in (0 when there are none).
+    package var topSection: Int {
+        guard let anchor = PlaceKeeping.anchor(in: layout, viewport: viewport) else { return 0 }
+        return section(ofItem: anchor.index.item)
+    }
+
+    /// The section holding position `item`. O(sections).
+    func section(ofItem item: Int) -> Int {
+        var start = 0
+        for (section, value) in arrangement.sections.enumerated() {
+            start += value.count
+            if item < start { return section }
+        }
+        return max(arrangement.sections.count - 1, 0)
+    }
+
+    /// Glides to the start of the section `step` sections after the one at
+    /// the top (before, for a negative step): the keys that jump a month
+    /// up or down. From inside a section, one step back goes to its own
+    /// start first, as a page of a book does.
+    package func jumpSection(by step: Int) {
+        guard !arrangement.sections.isEmpty, step != 0 else { return }
+        let current = topSection
+        var target = current + step
+        // A glide settling onto a start (a few points past it) is at that start.
+        if step < 0, let start = startOfSection(current), scroll.position > start + 8 {
+            target += 1                                         // to the start of the section shown first
+        }
+        target = min(max(target, 0), arrangement.sections.count - 1)
+        guard let start = startOfSection(target) else { return }
+        glide(to: start)
+    }
+
+    /// The scroll position that shows section `section` from its header
+    /// (its first line, when the photos are not grouped).
+    private func startOfSection(_ section: Int) -> CGFloat? {
+        if let flattened = layout.base as? any FlattenedLayout,
+           let header = flattened.sectionedLayout.headerFrame(ofSection: section) {
+            return header.minY
+        }
+        let item = arrangement.sections.prefix(section).reduce(0) { $0 + $1.count }
+        return layout.restingPosition(showing: ItemIndex(item: item))
+    }
+
+    /// Calls `body` with the title of every section header on screen and its
+    /// frame on screen, at rest (mid-switch and mid-pinch none are drawn).
+    package func forEachVisibleHeader(_ body: (String, CGRect) -> Void) {
+        guard frames.isResting, let flattened = layout.base as? any FlattenedLayout else { return }
+        let visible = CGRect(origin: CGPoint(x: 0, y: scroll.position), size: viewportSize)
+        flattened.forEachHeader(in: visible) { section, frame in
+            guard arrangement.sections.indices.contains(section) else { return }
+            body(arrangement.sections[section].title, frame.offsetBy(dx: 0, dy: -scroll.position))
+        }
+    }
+
+    /// The title of the section at the top of the screen when its own
+    /// header has scrolled off, to pin there (as Photos keeps the month
+    /// in view); `nil` when the photos are not grouped or the header shows.
+    package var pinnedHeaderTitle: String? {
+        guard frames.isResting, arrangement.sections.count > 1, let flattened = layout.base as? any FlattenedLayout else { return nil }
+        let section = topSection
+        guard let frame = flattened.sectionedLayout.headerFrame(ofSection: section), frame.minY < scroll.position,
+              arrangement.sections.indices.contains(section) else { return nil }
+        return arrangement.sections[section].title
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ParallaxImages
+import ParallaxLibraryIndex
+
+/// A folder tree listed through its library index (``LibraryIndex``): what
+/// the last launch knew is shown at once, then the tree is walked and the
+/// index reconciled with it.
+///
+/// 1. The index's records, newest first: the first 500 in one batch (the
+///    first screen, with every shape and date known, no photo read), then
+///    the rest.
+/// 2. The walk (``FolderImageSource/scan(readingFileStatus:)``), each
+///    photo's stamp handed to the writer as found.
+/// 3. Reconciliation: photos deleted or changed since are removed, new and
+///    changed ones added (their headers and dates are read, as any new
+///    photo's), and the index is brought up to date.
+///
+/// On a first launch the index is empty: step 1 shows nothing and every
+/// photo arrives from the walk, as without an index.
+enum IndexedFolderListing {
+    static func events(of source: FolderImageSource, writer: LibraryIndexWriter) -> AsyncStream<ListingEvent> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let task = Task.detached {
+                let index = writer.index
+                // 1. What the index knows, newest first.
+                let collected = RecordCollector()
+                do {
+                    try await index.records(batchSize: 500) { batch in
+                        collected.append(batch)
+                        continuation.yield(.photos(batch.map(FoundPhoto.init(record:))))
+                    }
+                } catch {
+                    // A damaged index was rebuilt empty: the walk lists everything again.
+                    collected.removeAll()
+                    continuation.yield(.removed(collected.ids))
+                }
+                let indexed = collected.records
+                let isKnown = Set(indexed.lazy.map(\.id))
+                // 2. The walk. A photo the index has is sent only once reconciled; the rest as found.
+                var listed: [ListedFile] = []
+                var report = FolderScan.Report()
+                for await event in source.scan(readingFileStatus: true) {
+                    if Task.isCancelled { break }
+                    switch event {
+                    case .photos(let photos):
+                        let files = photos.compactMap(ListedFile.init(listed:))
+                        listed += files
+                        await writer.noteStamps(files)
+                        let fresh = photos.filter { !isKnown.contains($0.id) }
+                        if !fresh.isEmpty { continuation.yield(.photos(fresh.map(FoundPhoto.init(listed:)))) }
+                    case .finished(let finished):
+                        report = finished
+                    case .failed(let error):
+                        continuation.yield(.failed("\(error)"))
+                        continuation.finish()
+                        return
+                    }
+                }
+                guard !Task.isCancelled else {
+                    continuation.finish()
+                    return
+                }
+                // 3. Reconcile: what changed or went since the last launch.
+                let reconciliation = Reconciliation(indexed: indexed, listed: listed)
+                let gone = reconciliation.deleted + reconciliation.changed.map(\.id)
+                if !gone.isEmpty { continuation.yield(.removed(gone)) }
+                if !reconciliation.changed.isEmpty {
+                    continuation.yield(.photos(reconciliation.changed.map {
+                        FoundPhoto(id: $0.id, fileTime: FolderListing.wallClockSeconds($0.stamp.modificationNanoseconds))
+                    }))
+                }
+                try? await index.apply(reconciliation)
+                continuation.yield(.finished(report))
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// The index's records as they are delivered, kept for the reconciliation.
+private final class RecordCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [LibraryRecord] = []
+
+    func append(_ batch: [LibraryRecord]) {
+        lock.lock()
+        stored += batch
+        lock.unlock()
+    }
+
+    func removeAll() {
+        lock.lock()
+        stored = []
+        lock.unlock()
+    }
+
+    var records: [LibraryRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    var ids: [ImageID] { records.map(\.id) }
+}
+
+extension FoundPhoto {
+    /// A photo as the index remembers it: its file's time, its header and
+    /// its capture date, all known.
+    init(record: LibraryRecord) {
+        self.init(id: record.id, fileTime: FolderListing.wallClockSeconds(record.stamp.modificationNanoseconds),
+                  header: record.metadata?.header,
+                  captureTime: record.metadata?.captureDate.map { IndexedCaptureTime.wallClockSeconds($0) })
+    }
+
+    /// A photo as the walk found it.
+    init(listed: ListedPhoto) {
+        self.init(id: listed.id, fileTime: listed.modificationTime.map(FolderListing.wallClockSeconds))
+    }
+}
+
+extension ListedFile {
+    /// The walk's photo with its stamp, when the walk read the file's status.
+    init?(listed: ListedPhoto) {
+        guard let size = listed.size, let time = listed.modificationTime else { return nil }
+        self.init(id: listed.id, stamp: FileStamp(size: size, modificationNanoseconds: time, inode: listed.inode))
+    }
+}
+
+/// Capture dates as the timeline counts them (wall-clock seconds).
+enum IndexedCaptureTime {
+    /// A date without an offset is already wall-clock time read as UTC; one
+    /// with an offset is an instant, shown at this machine's local time.
+    static func wallClockSeconds(_ date: ParallaxLibraryIndex.CaptureDate) -> Int64 {
+        let seconds = Int64(date.secondsSince1970.rounded(.down))
+        guard date.hasUTCOffset else { return seconds }
+        return FolderListing.wallClockSeconds(seconds * 1_000_000_000)
+    }
+}

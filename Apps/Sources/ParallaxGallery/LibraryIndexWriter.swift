@@ -1,0 +1,106 @@
+import Foundation
+import ParallaxImages
+import ParallaxLibraryIndex
+
+/// Files what the gallery learns of a library's photos into its index
+/// (``LibraryIndex``), in large batches: the one owner of the index
+/// connection a gallery writes through.
+///
+/// The listing hands over each photo's file stamp (size, modification
+/// time, inode) as the walk finds it (``noteStamps(_:)``); every header
+/// and date read later is filed under the stamp of the file it was read
+/// from, so a photo edited meanwhile is never stored with a stale shape.
+/// Reads collect in memory and are written a few thousand rows a
+/// transaction (``flushThreshold``), or within ``flushDelay`` of the first
+/// one waiting, and at ``flush()``.
+package actor LibraryIndexWriter {
+    /// The index written to.
+    package nonisolated let index: LibraryIndex
+    /// Rows gathered before a write: a transaction's cost is mostly the
+    /// pages it touches, so thousands a time cost little more than one.
+    package static let flushThreshold = 4_096
+    /// How long a read waits at most before it is written.
+    package static let flushDelay: Duration = .seconds(1)
+
+    private var stamps: [ImageID: FileStamp] = [:]
+    private var pending: [(file: ListedFile, metadata: PhotoMetadata)] = []
+    private var flushScheduled = false
+    /// Why the last write failed, if one did (the gallery goes on without it).
+    package private(set) var lastError: LibraryIndexError?
+
+    package init(index: LibraryIndex) {
+        self.index = index
+    }
+
+    /// Remembers the stamps of files the walk found.
+    package func noteStamps(_ files: [ListedFile]) {
+        stamps.reserveCapacity(stamps.count + files.count)
+        for file in files { stamps[file.id] = file.stamp }
+    }
+
+    /// Files what was read of photo `id`; a photo whose stamp the walk has
+    /// not given is not filed (the next launch reads it again).
+    package func record(_ id: ImageID, header: ImageHeader?, captureDate: ParallaxLibraryIndex.CaptureDate?) {
+        guard let stamp = stamps[id] else { return }
+        pending.append((ListedFile(id: id, stamp: stamp), PhotoMetadata(header: header, captureDate: captureDate)))
+        if pending.count >= Self.flushThreshold {
+            flush()
+        } else if !flushScheduled {
+            flushScheduled = true
+            Task {
+                try? await Task.sleep(for: Self.flushDelay)
+                self.flush()
+            }
+        }
+    }
+
+    /// Writes every read gathered so far.
+    package func flush() {
+        flushScheduled = false
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = []
+        Task { await self.write(batch) }
+    }
+
+    /// Writes every read gathered so far and returns once it is written.
+    package func flushAndWait() async {
+        flushScheduled = false
+        let batch = pending
+        pending = []
+        await write(batch)
+    }
+
+    private func write(_ batch: [(file: ListedFile, metadata: PhotoMetadata)]) async {
+        guard !batch.isEmpty else { return }
+        do {
+            _ = try await index.recordMetadata(batch)
+        } catch {
+            lastError = error
+        }
+    }
+}
+
+/// A folder source that files every header it reads into the library
+/// index (``LibraryIndexWriter``): the gallery's shape reads become the
+/// next launch's index without a read of their own.
+package struct IndexRecordingSource: ImageSource {
+    package let base: FolderImageSource
+    package let writer: LibraryIndexWriter
+
+    package init(base: FolderImageSource, writer: LibraryIndexWriter) {
+        self.base = base
+        self.writer = writer
+    }
+
+    package func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await base.imageIDs() }
+    package func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await base.data(for: id) }
+    package func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    package func fingerprint(for id: ImageID) async -> String? { await base.fingerprint(for: id) }
+
+    package func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        let header = try await base.header(for: id)
+        await writer.record(id, header: header, captureDate: nil)
+        return header
+    }
+}

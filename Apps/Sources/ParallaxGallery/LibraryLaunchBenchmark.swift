@@ -1,0 +1,78 @@
+#if canImport(CSDL2)
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+import ParallaxImages
+
+/// `parallax-gallery library-launch`: one launch of the gallery over a
+/// person's library, measured as they see it, at the display's pace
+/// (``PacedSession``): how long after the program started the first
+/// screen is full, how long until every photo's shape and date is known,
+/// how smooth the frames were meanwhile, and the peak memory.
+///
+/// Run it in a fresh process per launch (the script does), so the times
+/// include loading the program and the memory is this launch's alone.
+@MainActor
+package enum LibraryLaunchBenchmark {
+    /// What one launch measured; times in seconds since the process started.
+    package struct Figures: Sendable, Codable, Equatable {
+        /// Photos shown once the listing finished.
+        package var photos: Int
+        /// When the measured part began (the program loaded, options read).
+        package var started: Double
+        /// When the listing finished.
+        package var listed: Double?
+        /// When every visible tile first showed its photo.
+        package var firstScreen: Double?
+        /// When every photo's shape and date was known (read, or remembered by an index).
+        package var everythingKnown: Double?
+        /// Frames drawn late, in milliseconds of lateness per second of frames (``ScrollingQuality``).
+        package var hitchMillisecondsPerSecond: Double
+        /// Frames drawn.
+        package var frames: Int
+        /// The peak resident memory, in bytes.
+        package var peakResidentBytes: Int
+    }
+
+    /// Launches the gallery on `library` in a `size` window drawn headlessly
+    /// and follows it until everything is known or `timeLimit` seconds have
+    /// passed since the process started.
+    package static func run(library: PhotoLibrary, size: CGSize = CGSize(width: 1280, height: 800),
+                            diskCache: DiskImageCache? = nil, timeLimit: Double = 120) async throws -> Figures {
+        let age = ProcessAge.seconds() ?? 0
+        let clock = ContinuousClock(), origin = clock.now
+        func now() -> Double {
+            let elapsed = clock.now - origin
+            return age + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let headless = try HeadlessRenderer(size: size)
+        defer { headless.close() }
+        headless.renderer.showsHUD = false
+        let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: diskCache)
+        var session = PacedSession(model: model, headless: headless, fillTimeLimit: timeLimit)
+        let started = now()
+        model.startListing()
+        var figures = Figures(photos: 0, started: started, hitchMillisecondsPerSecond: 0, frames: 0, peakResidentBytes: 0)
+        while now() < timeLimit {
+            await session.frame()
+            if figures.listed == nil, !model.isListing, model.listingSummary != nil || model.status != nil { figures.listed = now() }
+            if figures.firstScreen == nil, model.blankCellCount == 0, !model.cells.isEmpty { figures.firstScreen = now() }
+            if figures.everythingKnown == nil, figures.listed != nil, model.allShapesRead, model.allDatesRead {
+                figures.everythingKnown = now()
+            }
+            if figures.firstScreen != nil, figures.everythingKnown != nil { break }
+            if figures.listed != nil, model.photos.isEmpty { break }
+        }
+        // What the launch read is in the index before the next launch starts.
+        await library.indexWriter?.flushAndWait()
+        figures.photos = model.photos.count
+        figures.hitchMillisecondsPerSecond = session.whole.hitchRatio
+        figures.frames = session.workTimes.count
+        figures.peakResidentBytes = PeakMemory.residentBytes()
+        return figures
+    }
+}
+#endif

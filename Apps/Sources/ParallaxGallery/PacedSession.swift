@@ -1,0 +1,137 @@
+#if canImport(CSDL2)
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+import Foundation
+
+/// The frame loop of the benchmarks that measure what a person sees: a
+/// frame every 16.7 ms on the wall clock, each one the model's update and
+/// the drawing by the headless renderer, while listing, reading, downloads
+/// and decodes run beside it. A frame that finishes late makes the next one
+/// wait for the next due time, as a display's refresh would; what it
+/// records (``ScrollingQuality``: blank tiles, hitch time; fill times;
+/// each frame's work) is what the reports print.
+@MainActor
+struct PacedSession {
+    let model: GalleryModel
+    let headless: HeadlessRenderer
+    let clock = ContinuousClock()
+    let start: ContinuousClock.Instant
+    var due: ContinuousClock.Instant
+    var whole = ScrollingQuality()
+    var flings: [Int: ScrollingQuality] = [:]
+    var fills: [SessionBenchmark.Fill] = []
+    var workTimes: [Double] = []
+    var pinching = ScrollingQuality()
+    var pinchWorkTimes: [Double] = []
+    var cachePeak = 0
+    let budget = Duration.nanoseconds(16_666_667)
+    let fillTimeLimit: Double
+
+    init(model: GalleryModel, headless: HeadlessRenderer, fillTimeLimit: Double) {
+        self.model = model
+        self.headless = headless
+        self.fillTimeLimit = fillTimeLimit
+        start = clock.now
+        due = start
+    }
+
+    /// Draws one frame when it is due; returns the session time it was due at.
+    @discardableResult
+    mutating func frame(speed: Int? = nil, pinch: (scale: CGFloat, at: CGPoint)? = nil,
+                         isPinching: Bool = false) async -> Double {
+        try? await clock.sleep(until: due)
+        let began = clock.now
+        let now = seconds(due - start)
+        // The gesture's event arrives with the frame, as the window's event loop hands it over.
+        if let pinch { model.pinch(scale: pinch.scale, at: pinch.at) }
+        model.update(now: now)
+        headless.draw(model)
+        let finished = clock.now
+        workTimes.append(seconds(finished - began))
+        let frameTime = seconds(finished - due)
+        var next = due + budget
+        while next < finished { next += budget }        // a late frame waits for the next refresh
+        let interval = seconds(next - due)
+        let visible = model.cells.count, blank = model.blankCellCount, moving = !model.scroll.isAtRest
+        whole.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
+                     interval: interval)
+        if isPinching {
+            pinching.record(visible: visible, blank: blank, isMoving: true, frameTime: frameTime, interval: interval)
+            pinchWorkTimes.append(seconds(finished - began))
+        }
+        if let speed {
+            flings[speed, default: ScrollingQuality()].record(visible: visible, blank: blank, isMoving: moving,
+                                                              frameTime: frameTime, interval: interval)
+        }
+        cachePeak = max(cachePeak, model.loader.memoryCache.totalCost)
+        due = next
+        return now
+    }
+
+    mutating func runUntilRest(speed: Int) async {
+        repeat { await frame(speed: speed) } while !model.scroll.isAtRest
+    }
+
+    mutating func waitForFullScreen(event: String) async {
+        let began = seconds(due - start)
+        while true {
+            let now = await frame()
+            if model.blankCellCount == 0, !model.cells.isEmpty {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began))
+                return
+            }
+            if now - began > fillTimeLimit {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: nil))
+                return
+            }
+        }
+    }
+
+    /// A pinch about the middle of the viewport: the scale eased from 1
+    /// to the pinch's over its seconds, a frame at a time, then the
+    /// fingers lift and every frame of the settle is drawn.
+    mutating func pinch(_ pinch: SessionBenchmark.Script.Pinch) async {
+        let center = CGPoint(x: model.viewportSize.width / 2, y: model.viewportSize.height / 2)
+        model.beginPinch(at: center)
+        let frames = max(Int((pinch.seconds * 60).rounded()), 1)
+        for index in 1...frames {
+            let scale = CGFloat(pow(pinch.scale, Double(index) / Double(frames)))
+            await frame(pinch: (scale, center), isPinching: true)
+        }
+        let lifted = seconds(due - start)
+        model.endPinch(velocity: 0, now: lifted)
+        // The settle is a short spring; the limit only guards the benchmark against a settle that never ends.
+        while model.isPinching, seconds(due - start) - lifted < fillTimeLimit {
+            await frame(isPinching: true)
+        }
+    }
+
+    /// Waits, frame by frame, until every visible tile shows its photo
+    /// decoded at the size it has now (after a pinch, the pictures from
+    /// before it are shown stretched until then); records how long.
+    mutating func waitForSharpScreen(event: String) async {
+        let began = seconds(due - start)
+        while true {
+            let now = await frame()
+            if model.blankCellCount == 0, model.staleCellCount == 0, !model.cells.isEmpty {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began))
+                return
+            }
+            if now - began > fillTimeLimit {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: nil))
+                return
+            }
+        }
+    }
+
+    mutating func dwell(_ duration: Double) async {
+        let until = seconds(due - start) + duration
+        while seconds(due - start) < until { await frame() }
+    }
+
+    func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+#endif

@@ -1,0 +1,163 @@
+import Foundation
+import ParallaxImages
+
+/// A photo as the gallery's listing finds it: its ID, its file's modification time,
+/// and what an index already knew of it (its header, when it was taken).
+package struct FoundPhoto: Sendable {
+    package var id: ImageID
+    /// The file's modification time, as wall-clock seconds (local time
+    /// counted as if it were UTC; ``PhotoTimeline``), if the listing knows it.
+    package var fileTime: Int64?
+    /// The photo's header, when an index remembered it.
+    package var header: ImageHeader?
+    /// When the photo was taken (wall-clock seconds), when an index remembered it.
+    package var captureTime: Int64?
+
+    package init(id: ImageID, fileTime: Int64? = nil, header: ImageHeader? = nil, captureTime: Int64? = nil) {
+        self.id = id
+        self.fileTime = fileTime
+        self.header = header
+        self.captureTime = captureTime
+    }
+}
+
+/// One step of a listing as it streams in.
+package enum ListingEvent: Sendable {
+    /// More photos, in the order found.
+    case photos([FoundPhoto])
+    /// The listing is complete: what it found beside the photos (a
+    /// folder's videos and other files, what it could not read; empty for
+    /// other sources).
+    case finished(FolderScan.Report)
+    /// Photos sent before are gone (deleted since an index listed them) or
+    /// changed (they come again, as new photos).
+    case removed([ImageID])
+    /// The listing failed; the photos sent before stay.
+    case failed(String)
+}
+
+/// Follows a library's listing as it streams in: the one owner of the
+/// listing task and of what it found but the frame loop has not taken yet.
+///
+/// The listing runs off the main actor; its events collect in an inbox,
+/// and each frame takes what arrived (``takeArrivals()``), so a walk of
+/// 100,000 photos costs the frame loop a hop per batch, not per photo.
+/// ``waitUntilFinished()`` is an event, not a poll, for headless rendering
+/// and tests.
+@MainActor
+package final class PhotoListing {
+    private var inbox: ListingInbox?
+    private var task: Task<Void, Never>?
+
+    package init() {}
+
+    /// Whether a listing is under way (started and not yet finished or failed).
+    package var isListing: Bool { inbox.map { !$0.isDone } ?? false }
+
+    /// Starts following `events`, dropping any listing under way.
+    package func start(_ events: AsyncStream<ListingEvent>) {
+        task?.cancel()
+        let inbox = ListingInbox()
+        self.inbox = inbox
+        task = Task.detached {
+            for await event in events {
+                inbox.append(event)
+                if case .photos = event { continue }
+                break
+            }
+            inbox.finish()
+        }
+    }
+
+    /// Stops the listing under way; what it found so far stays taken or untaken.
+    package func stop() {
+        task?.cancel()
+        task = nil
+    }
+
+    /// Every event since the last call, oldest first.
+    package func takeArrivals() -> [ListingEvent] {
+        inbox?.takeAll() ?? []
+    }
+
+    /// Returns once the listing finished, failed or was stopped.
+    package func waitUntilFinished() async {
+        await inbox?.waitUntilDone()
+    }
+}
+
+/// The listing's events, collected off the main actor and taken by the
+/// frame loop (``PhotoListing``).
+private final class ListingInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [ListingEvent] = []
+    private var done = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    var isDone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return done
+    }
+
+    func append(_ event: ListingEvent) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+
+    func finish() {
+        lock.lock()
+        done = true
+        let woken = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in woken { waiter.resume() }
+    }
+
+    func takeAll() -> [ListingEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = events
+        events = []
+        return taken
+    }
+
+    func waitUntilDone() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if done {
+                lock.unlock()
+                waiter.resume()
+            } else {
+                waiters.append(waiter)
+                lock.unlock()
+            }
+        }
+    }
+}
+
+extension PhotoLibrary {
+    /// The library's photos as they are found: a folder's walk in batches
+    /// (the first screen is drawn from the first), any other source's list,
+    /// asked of `source` (the library's, maybe behind a simulated server),
+    /// in one batch.
+    package func listing(from source: any ImageSource) -> AsyncStream<ListingEvent> {
+        if let makeListing { return makeListing(source) }
+        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let task = Task {
+                do {
+                    let ids = try await source.imageIDs()
+                    continuation.yield(.photos(ids.map { FoundPhoto(id: $0) }))
+                    var report = FolderScan.Report()
+                    report.photoCount = ids.count
+                    continuation.yield(.finished(report))
+                } catch {
+                    continuation.yield(.failed("\(error)"))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import ParallaxImages
+
+/// How the gallery orders the photos: by the time each was taken, newest
+/// or oldest first, or by name (a folder listing's order).
+package enum PhotoSort: String, Sendable, Hashable, CaseIterable {
+    case newestFirst = "newest"
+    case oldestFirst = "oldest"
+    case name
+
+    /// The next order, for the key that cycles them.
+    package var next: PhotoSort {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// The sections the gallery groups photos into, each under a header:
+/// by the month or the day they were taken, by folder, or none.
+package enum PhotoGrouping: String, Sendable, Hashable, CaseIterable {
+    case month, day, folder, none
+
+    /// The next grouping, for the key that cycles them.
+    package var next: PhotoGrouping {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// Every photo of the library with when it was taken, and the order and
+/// sections they are shown in: the one owner of "which photo is where".
+///
+/// Photos are numbered in the order they arrived (a folder walk streams
+/// them in batches); that number never changes, so what is known about a
+/// photo (its shape, its date) is filed by it. Each photo has a *time*:
+/// its capture date once read from its metadata, until then its file's
+/// modification time (a provisional place, usually near the right one: a
+/// camera writes the file when it takes the photo), and none at all when
+/// neither is known. Times are wall-clock seconds (the local time at which
+/// the photo was taken, counted as if it were UTC), so a photo taken at
+/// 23:30 in Tokyo is filed under that day wherever it is looked at, as
+/// Photos and Google Photos do.
+///
+/// ``arrange(_:)`` sorts and groups: O(n log n) for n photos, with
+/// integer keys (the photo number breaks ties, so the order is total and
+/// stable across arrangements).
+package struct PhotoTimeline: Sendable {
+    /// A run of consecutive photos in the arranged order, under one header.
+    package struct Section: Sendable, Hashable {
+        /// The header: "June 2024", "Tuesday 4 June 2024", a folder's path,
+        /// or "Date unknown".
+        package var title: String
+        /// How many photos it holds.
+        package var count: Int
+    }
+
+    /// The photos in the order shown, and their sections.
+    package struct Arrangement: Sendable {
+        /// Photo numbers in the order shown: `order[position]`.
+        package var order: [Int32]
+        /// Consecutive runs of `order`, each under a header (one untitled
+        /// section for ``PhotoGrouping/none``; none without photos).
+        package var sections: [Section]
+
+        /// The position of each of `count` photo numbers (`-1` for one not
+        /// shown): `positions[photo]`, the inverse of ``order``. O(n).
+        package func positions(count: Int) -> [Int32] {
+            var positions = [Int32](repeating: -1, count: count)
+            for (position, photo) in order.enumerated() { positions[Int(photo)] = Int32(position) }
+            return positions
+        }
+    }
+
+    /// Where a photo's time came from, most trusted first.
+    package enum TimeSource: UInt8, Sendable {
+        case captured, fileModified, unknown
+    }
+
+    /// The photos, by number.
+    package private(set) var ids: [ImageID] = []
+    /// The number of each photo shown, by ID (the latest, should a photo
+    /// have been removed and found again).
+    private var numbers: [ImageID: Int32] = [:]
+    /// Photos removed (deleted or changed since an index listed them):
+    /// their numbers stay taken, and they are left out of every arrangement.
+    private var removed: Set<Int32> = []
+    /// Each photo's wall-clock time, or ``unknownTime``.
+    private var times: [Int64] = []
+    private var sources: [TimeSource] = []
+
+    /// The time of a photo whose time is not known: it sorts after every
+    /// known one, newest or oldest first.
+    static let unknownTime = Int64.min
+
+    package init() {}
+
+    /// The number of photos.
+    package var count: Int { ids.count }
+
+    /// Adds `photos` after those already here, each with its file's
+    /// modification time (wall-clock seconds) if known, numbered from
+    /// ``count`` on.
+    package mutating func append(_ photos: some Sequence<(id: ImageID, fileTime: Int64?)>) {
+        for photo in photos {
+            numbers[photo.id] = Int32(ids.count)
+            ids.append(photo.id)
+            times.append(photo.fileTime ?? Self.unknownTime)
+            sources.append(photo.fileTime == nil ? .unknown : .fileModified)
+        }
+    }
+
+    /// The number of the photo shown under `id`, if any.
+    package func number(of id: ImageID) -> Int? {
+        numbers[id].map(Int.init)
+    }
+
+    /// Leaves the photos `ids` out of every arrangement from now on (a
+    /// photo found again later is added anew). Returns their numbers.
+    @discardableResult
+    package mutating func remove(_ ids: some Sequence<ImageID>) -> [Int] {
+        var gone: [Int] = []
+        for id in ids {
+            guard let number = numbers.removeValue(forKey: id) else { continue }
+            removed.insert(number)
+            gone.append(Int(number))
+        }
+        return gone
+    }
+
+    /// The number of photos shown (those not removed).
+    package var shownCount: Int { ids.count - removed.count }
+
+    /// Records the time photo `photo` was taken. Returns whether its place
+    /// may have changed (its time changed).
+    @discardableResult
+    package mutating func recordCapture(_ time: Int64, of photo: Int) -> Bool {
+        guard times.indices.contains(photo), time != Self.unknownTime else { return false }
+        sources[photo] = .captured
+        guard times[photo] != time else { return false }
+        times[photo] = time
+        return true
+    }
+
+    /// Where photo `photo`'s time came from.
+    package func timeSource(of photo: Int) -> TimeSource {
+        sources.indices.contains(photo) ? sources[photo] : .unknown
+    }
+
+    /// Photo `photo`'s wall-clock time, if any is known.
+    package func time(of photo: Int) -> Int64? {
+        guard times.indices.contains(photo), times[photo] != Self.unknownTime else { return nil }
+        return times[photo]
+    }
+
+    /// The photos in `sort` order, grouped by `grouping`.
+    ///
+    /// Complexity: O(n log n).
+    package func arrange(sort: PhotoSort, grouping: PhotoGrouping) -> Arrangement {
+        var order = removed.isEmpty ? (0..<Int32(ids.count)).map { $0 }
+            : (0..<Int32(ids.count)).filter { !removed.contains($0) }
+        let times = self.times, ids = self.ids
+        // Photos of unknown time go last whichever way time runs.
+        func byTime(_ newestFirst: Bool) -> (Int32, Int32) -> Bool {
+            { a, b in
+                let ta = times[Int(a)], tb = times[Int(b)]
+                if ta == tb { return a < b }
+                if ta == Self.unknownTime { return false }
+                if tb == Self.unknownTime { return true }
+                return newestFirst ? ta > tb : ta < tb
+            }
+        }
+        let byName: (Int32, Int32) -> Bool = { a, b in
+            let na = ids[Int(a)].rawValue, nb = ids[Int(b)].rawValue
+            return na == nb ? a < b : na.utf8.lexicographicallyPrecedes(nb.utf8)
+        }
+        let within: (Int32, Int32) -> Bool = switch sort {
+        case .newestFirst: byTime(true)
+        case .oldestFirst: byTime(false)
+        case .name: byName
+        }
+        if grouping == .folder {
+            // Folders by path, each folder's photos in the order asked for.
+            let folders = ids.map { Self.folder(of: $0) }
+            order.sort { a, b in
+                let fa = folders[Int(a)], fb = folders[Int(b)]
+                if fa != fb { return fa.utf8.lexicographicallyPrecedes(fb.utf8) }
+                return within(a, b)
+            }
+            return Arrangement(order: order, sections: Self.runs(of: order) { folders[Int($0)] }
+                .map { Section(title: $0.key.isEmpty ? "(top folder)" : $0.key, count: $0.count) })
+        }
+        order.sort(by: within)
+        switch grouping {
+        case .none, .folder:
+            return Arrangement(order: order, sections: order.isEmpty ? [] : [Section(title: "", count: order.count)])
+        case .month, .day:
+            let byDay = grouping == .day
+            let sections = Self.runs(of: order) { photo -> Int64 in
+                let time = times[Int(photo)]
+                guard time != Self.unknownTime else { return .min }
+                let date = CivilDate(wallClockSeconds: time)
+                return byDay ? Int64(date.dayNumber) : Int64(date.year * 12 + date.month - 1)
+            }
+            return Arrangement(order: order, sections: sections.map { run in
+                guard run.key != .min else { return Section(title: "Date unknown", count: run.count) }
+                let date = byDay ? CivilDate(dayNumber: Int(run.key))
+                                 : CivilDate(year: Int(run.key) / 12, month: Int(run.key) % 12 + 1, day: 1)
+                return Section(title: byDay ? date.dayTitle : date.monthTitle, count: run.count)
+            })
+        }
+    }
+
+    /// The folder part of an ID that is a relative path ("2024/06-trip/a.jpg"
+    /// → "2024/06-trip"), empty for a photo at the top.
+    static func folder(of id: ImageID) -> String {
+        guard let slash = id.rawValue.lastIndex(of: "/") else { return "" }
+        return String(id.rawValue[..<slash])
+    }
+
+    /// Consecutive runs of equal keys along `order`.
+    private static func runs<Key: Equatable>(of order: [Int32], key: (Int32) -> Key) -> [(key: Key, count: Int)] {
+        var runs: [(key: Key, count: Int)] = []
+        for photo in order {
+            let value = key(photo)
+            if let last = runs.last, last.key == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
+        }
+        return runs
+    }
+}
+
+/// A day of the proleptic Gregorian calendar, from wall-clock seconds,
+/// without `Calendar` (which costs microseconds a call; a library has
+/// 100,000 photos): Howard Hinnant's `civil_from_days` and
+/// `days_from_civil`.
+package struct CivilDate: Sendable, Hashable {
+    package var year: Int
+    /// 1 to 12.
+    package var month: Int
+    /// 1 to 31.
+    package var day: Int
+
+    package init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The day `seconds` (since 1970-01-01 00:00 of the same clock) falls on.
+    package init(wallClockSeconds seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        self.init(dayNumber: Int(days))
+    }
+
+    /// The day `dayNumber` days after 1970-01-01.
+    package init(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// Days since 1970-01-01.
+    package var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                     "September", "October", "November", "December"]
+    private static let weekdayNames = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
+
+    /// "June 2024".
+    package var monthTitle: String { "\(Self.monthNames[month - 1]) \(year)" }
+
+    /// "Tuesday 4 June 2024".
+    package var dayTitle: String {
+        let weekday = Self.weekdayNames[((dayNumber % 7) + 7) % 7]
+        return "\(weekday) \(day) \(Self.monthNames[month - 1]) \(year)"
+    }
+}

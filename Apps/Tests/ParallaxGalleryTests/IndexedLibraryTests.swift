@@ -1,0 +1,111 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import ParallaxImages
+import ParallaxLibraryIndex
+import Testing
+@testable import ParallaxGallery
+
+/// A folder library with its index: a second launch lists what the first
+/// read (every shape known, no photo read), then reconciles with the tree:
+/// deleted and changed photos removed, new and changed ones added.
+@Suite("Indexed library")
+@MainActor
+struct IndexedLibraryTests {
+    private func makeTree(_ root: URL, count: Int) throws {
+        for index in 0..<count {
+            let folder = root.appendingPathComponent(String(format: "%d/%02d-trip", 2020 + index % 3, index % 12 + 1))
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try SyntheticPhotos.rowPattern(tag: UInt8(index % 256), width: 30 + index % 20, height: 20)
+                .write(to: folder.appendingPathComponent(String(format: "IMG_%04d.png", index)))
+        }
+    }
+
+    private func events(of library: PhotoLibrary) async -> [ListingEvent] {
+        var events: [ListingEvent] = []
+        for await event in library.listing(from: library.source) { events.append(event) }
+        return events
+    }
+
+    @Test func aSecondLaunchShowsTheIndexThenReconcilesWithTheTree() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        try makeTree(root, count: 60)
+
+        // First launch: everything comes from the walk, and the shapes read are filed.
+        let first = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: first, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await model.loadPhotoList()
+        await model.settleShapes()
+        #expect(model.photos.count == 60)
+        #expect(model.allShapesRead)
+        await first.indexWriter?.flushAndWait()
+
+        // Between launches: one photo deleted, one changed (another size), one added.
+        let deleted = "2020/01-trip/IMG_0000.png", changed = "2021/02-trip/IMG_0001.png", added = "2022/12-trip/IMG_9999.png"
+        try FileManager.default.removeItem(at: root.appendingPathComponent(deleted))
+        try SyntheticPhotos.rowPattern(tag: 1, width: 99, height: 11).write(to: root.appendingPathComponent(changed))
+        try SyntheticPhotos.rowPattern(tag: 2, width: 40, height: 40).write(to: root.appendingPathComponent(added))
+
+        // Second launch: the index's 60 records, every header known, before the walk says anything.
+        let second = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let events = await events(of: second)
+        guard case .photos(let remembered)? = events.first else {
+            Issue.record("the first event is not the index's photos: \(events)")
+            return
+        }
+        #expect(remembered.count == 60)
+        #expect(remembered.allSatisfy { $0.header != nil })
+        #expect(Set(remembered.map(\.id.rawValue)).contains(deleted))
+        // Then the walk: the new photo, the removals, the changed photo again, the report.
+        var found: [String] = [], removed: [String] = [], finished = false
+        for event in events.dropFirst() {
+            switch event {
+            case .photos(let photos):
+                found += photos.map(\.id.rawValue)
+                #expect(photos.allSatisfy { $0.header == nil })      // to be read again
+            case .removed(let ids): removed += ids.map(\.rawValue)
+            case .finished(let report):
+                finished = true
+                #expect(report.photoCount == 60)
+            case .failed(let message): Issue.record("failed: \(message)")
+            }
+        }
+        #expect(finished)
+        #expect(Set(removed) == [deleted, changed])
+        #expect(Set(found) == [added, changed])
+
+        // A model on the second launch ends with the tree as it is now, the changed photo at its new size.
+        let again = GalleryModel(library: try await PhotoLibrary.folder(root, indexDirectory: cache), settings: settings,
+                                 viewportSize: CGSize(width: 600, height: 500))
+        await again.loadPhotoList()
+        await again.settleShapes()
+        #expect(again.photos.count == 60)
+        #expect(Set(again.photos.map(\.rawValue)).contains(added))
+        #expect(!again.photos.map(\.rawValue).contains(deleted))
+        let number = try #require(again.timeline.number(of: ImageID(changed)))
+        #expect(again.shapes.size(of: number) == CGSize(width: 99, height: 11))
+    }
+
+    @Test func aDamagedIndexIsRebuiltAndTheLibraryStillShows() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        try makeTree(root, count: 12)
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let file = LibraryIndex.fileURL(forLibraryAt: root, in: cache)
+        try Data(repeating: 0x5A, count: 4096).write(to: file)              // not a database
+        let library = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let events = await events(of: library)
+        let photos = events.reduce(0) { count, event in
+            if case .photos(let photos) = event { return count + photos.count }
+            return count
+        }
+        #expect(photos == 12)
+        #expect(library.indexWriter != nil)
+    }
+}
+#endif

@@ -1,0 +1,308 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import ParallaxCore
+import ParallaxImages
+import ParallaxLayout
+import Testing
+@testable import ParallaxGallery
+
+/// ``PhotoTimeline``: the order and sections photos are shown in, against
+/// naive oracles over seeded random libraries; ``CivilDate`` against
+/// Foundation's calendar.
+struct PhotoTimelineTests {
+    @Test func civilDatesAgreeWithFoundationsCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<2_000 {
+            // 1800 to 2200, the range a capture date may have.
+            let seconds = Int64.random(in: -5_364_662_400...7_258_118_400, using: &generator)
+            let date = CivilDate(wallClockSeconds: seconds)
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            #expect([date.year, date.month, date.day] == [parts.year, parts.month, parts.day], "\(seconds)")
+            #expect(CivilDate(dayNumber: date.dayNumber) == date)
+            let weekday: String = calendar.weekdaySymbols[parts.weekday! - 1]
+            // Foundation's symbols are abbreviated without a locale ("Wed").
+            #expect(date.dayTitle.hasPrefix(String(weekday.prefix(3))), "\(date.dayTitle) is not a \(weekday)")
+        }
+        #expect(CivilDate(year: 2024, month: 6, day: 4).monthTitle == "June 2024")
+        #expect(CivilDate(year: 2024, month: 6, day: 4).dayTitle == "Tuesday 4 June 2024")
+        #expect(CivilDate(wallClockSeconds: -1) == CivilDate(year: 1969, month: 12, day: 31))
+    }
+
+    /// A random library: some photos with a capture date, some with only a
+    /// file time, some with neither; many share a date (a burst).
+    private func randomTimeline(_ generator: inout SeededGenerator, count: Int) -> PhotoTimeline {
+        var timeline = PhotoTimeline()
+        let base: Int64 = 1_500_000_000
+        let times = (0..<count).map { _ in base + Int64.random(in: 0..<40) * 86_400 * 9 }
+        timeline.append((0..<count).map { index in
+            let folder = ["2024/06-trip", "2025/DCIM/100APPLE", "", "scans"][index % 4]
+            let name = folder.isEmpty ? "IMG_\(index).jpg" : "\(folder)/IMG_\(index).jpg"
+            return (id: ImageID(name), fileTime: index % 5 == 0 ? nil : times[index] + 3_600)
+        })
+        for photo in 0..<count where photo % 3 == 0 { timeline.recordCapture(times[photo], of: photo) }
+        return timeline
+    }
+
+    @Test(arguments: [PhotoSort.newestFirst, .oldestFirst])
+    func datesOrderPhotosAndMonthsGroupThem(sort: PhotoSort) {
+        var generator = SeededGenerator(seed: sort == .newestFirst ? 1 : 2)
+        for _ in 0..<20 {
+            let timeline = randomTimeline(&generator, count: Int.random(in: 0..<300, using: &generator))
+            for grouping in [PhotoGrouping.month, .day, .none] {
+                let arrangement = timeline.arrange(sort: sort, grouping: grouping)
+                #expect(arrangement.order.sorted() == (0..<Int32(timeline.count)).map { $0 })
+                #expect(arrangement.sections.map(\.count).reduce(0, +) == timeline.count)
+                #expect(!arrangement.sections.contains { $0.count == 0 })
+                // The oracle: known times in order (ties by arrival), unknown ones last by arrival.
+                let known = (0..<timeline.count).filter { timeline.time(of: $0) != nil }
+                let unknown = (0..<timeline.count).filter { timeline.time(of: $0) == nil }
+                let sortedKnown = known.sorted { a, b in
+                    let ta = timeline.time(of: a)!, tb = timeline.time(of: b)!
+                    return ta == tb ? a < b : (sort == .newestFirst ? ta > tb : ta < tb)
+                }
+                #expect(arrangement.order.map(Int.init) == sortedKnown + unknown)
+                // Sections: consecutive photos of one month (day), titled by it; a separate "Date unknown" last.
+                var position = 0
+                for section in arrangement.sections {
+                    let members = arrangement.order[position..<(position + section.count)].map(Int.init)
+                    position += section.count
+                    if grouping == .none {
+                        #expect(section.title.isEmpty)
+                        continue
+                    }
+                    let titles = Set(members.map { photo -> String in
+                        guard let time = timeline.time(of: photo) else { return "Date unknown" }
+                        let date = CivilDate(wallClockSeconds: time)
+                        return grouping == .day ? date.dayTitle : date.monthTitle
+                    })
+                    #expect(titles == [section.title])
+                }
+                if grouping != .none {
+                    #expect(Set(arrangement.sections.map(\.title)).count == arrangement.sections.count, "a month appears twice")
+                }
+            }
+        }
+    }
+
+    @Test func foldersAndNamesOrderByPath() {
+        var generator = SeededGenerator(seed: 3)
+        let timeline = randomTimeline(&generator, count: 120)
+        let byName = timeline.arrange(sort: .name, grouping: .none)
+        let names = byName.order.map { timeline.ids[Int($0)].rawValue }
+        #expect(names == names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let byFolder = timeline.arrange(sort: .newestFirst, grouping: .folder)
+        #expect(byFolder.sections.map(\.title) == ["(top folder)", "2024/06-trip", "2025/DCIM/100APPLE", "scans"])
+        #expect(byFolder.sections.map(\.count) == [30, 30, 30, 30])
+        #expect(PhotoTimeline.folder(of: ImageID("a/b/c.jpg")) == "a/b")
+        #expect(PhotoTimeline.folder(of: ImageID("c.jpg")) == "")
+    }
+
+    @Test func aCaptureDateReplacesTheFileTime() {
+        var timeline = PhotoTimeline()
+        let photos: [(id: ImageID, fileTime: Int64?)] = [(ImageID("a.jpg"), 100), (ImageID("b.jpg"), nil)]
+        timeline.append(photos)
+        #expect(timeline.timeSource(of: 0) == .fileModified)
+        #expect(timeline.timeSource(of: 1) == .unknown)
+        let first = timeline.recordCapture(50, of: 0)
+        let again = timeline.recordCapture(50, of: 0)                // the same time again changes nothing
+        let missing = timeline.recordCapture(50, of: 7)              // no such photo
+        #expect(first && !again && !missing)
+        #expect(timeline.timeSource(of: 0) == .captured)
+        #expect(timeline.time(of: 0) == 50)
+        #expect(timeline.arrange(sort: .newestFirst, grouping: .month).order == [0, 1])
+    }
+}
+
+/// ``FlattenedSections``: a sectioned layout seen as one run of positions.
+struct FlattenedSectionsTests {
+    @Test func positionsMapToTheBaseAndBackOverRandomSections() throws {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<30 {
+            let counts = (0..<Int.random(in: 1..<12, using: &generator)).map { _ in Int.random(in: 0..<40, using: &generator) }
+            var configuration = GridConfiguration.grid
+            configuration.headerHeight = 40
+            let base = try GridLayout(configuration: configuration, itemCounts: counts, containerSize: CGSize(width: 600, height: 500))
+            let flat = FlattenedSections(base)
+            let total = counts.reduce(0, +)
+            #expect(flat.numberOfSections == 1)
+            #expect(flat.numberOfItems(inSection: 0) == total)
+            var position = 0
+            for (section, count) in counts.enumerated() {
+                for item in 0..<count {
+                    #expect(flat.baseIndex(of: position) == ItemIndex(item: item, section: section))
+                    #expect(flat.position(of: ItemIndex(item: item, section: section)) == position)
+                    #expect(flat.frame(of: ItemIndex(item: position)) == base.frame(of: ItemIndex(item: item, section: section)))
+                    position += 1
+                }
+            }
+            #expect(flat.baseIndex(of: total) == nil)
+            #expect(flat.frame(of: ItemIndex(item: 0, section: 1)) == nil)
+            // Every visible item is reported once, under its position, with the base's frame.
+            let rect = CGRect(x: 0, y: CGFloat.random(in: 0...max(base.contentSize.height, 1), using: &generator), width: 600, height: 500)
+            let reported = flat.items(in: rect)
+            #expect(Set(reported.map(\.id.item)).count == reported.count)
+            #expect(reported.count == base.items(in: rect).count)
+            for visible in reported { #expect(flat.frame(of: visible.id) == visible.frame) }
+            var headers = 0
+            flat.forEachHeader(in: rect) { section, frame in
+                headers += 1
+                #expect(frame == base.headerFrame(ofSection: section))
+            }
+            #expect(headers == (0..<counts.count).filter { base.headerFrame(ofSection: $0)!.intersects(rect) }.count)
+        }
+    }
+}
+
+/// The gallery re-sorts as capture dates arrive without moving the photo
+/// at the top of the screen.
+@Suite("Gallery timeline")
+@MainActor
+struct GalleryTimelineTests {
+    static let size = CGSize(width: 800, height: 700)
+
+    func model(count: Int, layout: GalleryLayout) async -> GalleryModel {
+        let images = (0..<count).map { index in
+            (ImageID(String(format: "photo-%04d.png", index)), SyntheticPhotos.rowPattern(tag: UInt8(index % 256), width: 40, height: 30))
+        }
+        var settings = GallerySettings()
+        settings.layout = layout
+        settings.latency = .none
+        let library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "timeline",
+                                   readsHeadersLocally: true)
+        let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
+        await model.loadPhotoList()
+        await model.settleShapes()
+        return model
+    }
+
+    @Test(arguments: [GalleryLayout.grid, .list, .quilt, .waterfall])
+    func datesArrivingNeverMoveThePhotoAtTheTop(layout: GalleryLayout) async throws {
+        let model = await model(count: 600, layout: layout)
+        model.update(now: 0)
+        // No dates known: one untitled section, the order listed.
+        #expect(model.sections.count == 1)
+        #expect(model.photos.first == ImageID("photo-0000.png"))
+        var generator = SeededGenerator(seed: UInt64(layout.hashValue & 0xFFFF))
+        model.jump(to: 3_000)
+        model.update(now: 0.1)
+        var time = 0.1
+        for round in 0..<12 {
+            // Before: the photo at the top and where it is on screen.
+            let top = try #require(model.topAnchor)
+            let before = try #require(model.cells.first { model.photoNumber(at: $0.item) == top.photo }?.frame)
+            // A batch of dates arrives, months apart, the photo at the top among them.
+            for _ in 0..<50 {
+                let photo = Int.random(in: 0..<600, using: &generator)
+                model.timeline.recordCapture(1_600_000_000 + Int64.random(in: 0..<1_000, using: &generator) * 86_400, of: photo)
+            }
+            model.timeline.recordCapture(1_600_000_000 + Int64(round) * 40 * 86_400, of: top.photo)
+            #expect(model.rearrange())
+            time += 0.1
+            model.update(now: time)
+            let after = try #require(model.cells.first { model.photoNumber(at: $0.item) == top.photo }?.frame, "round \(round)")
+            #expect(abs(after.minY - before.minY) < 0.5, "round \(round): the top photo moved from \(before.minY) to \(after.minY)")
+            #expect(model.photos.count == 600)
+            #expect(Set(model.photos).count == 600)
+        }
+        // Dates known: months with headers, newest first.
+        #expect(model.sections.count > 1)
+        #expect(model.sections.first?.title != "Date unknown")
+        #expect(model.sections.last?.title == "Date unknown")
+    }
+
+    @Test func sectionKeysJumpFromMonthToMonth() async throws {
+        let model = await model(count: 300, layout: .grid)
+        for photo in 0..<300 {
+            // Ten months of thirty photos.
+            model.timeline.recordCapture(1_700_000_000 + Int64(photo / 30) * 31 * 86_400, of: photo)
+        }
+        model.rearrange()                                          // keeps photo 0, now the oldest, at the top
+        model.jump(to: 0)
+        model.update(now: 0)
+        #expect(model.sections.count == 10)
+        #expect(model.topSection == 0)
+        var time: TimeInterval = 0
+        for expected in [1, 2, 3, 2, 1, 0, 0] {
+            model.jumpSection(by: expected >= model.topSection && !(expected == 0 && model.topSection == 0) ? 1 : -1)
+            for _ in 0..<2_000 where !model.scroll.isAtRest {
+                time += 1.0 / 60
+                model.update(now: time)
+            }
+            #expect(model.topSection == expected)
+            // The section's header is on screen, at its top.
+            var titles: [String] = []
+            model.forEachVisibleHeader { title, frame in if frame.minY >= -1, frame.minY < 60 { titles.append(title) } }
+            #expect(titles == [model.sections[expected].title])
+        }
+    }
+}
+#endif
+
+#if canImport(CSDL2)
+/// A listing that streams in: photos show from the first batch, and each
+/// later batch (with its dates) keeps the photo at the top in place.
+@Suite("Gallery listing")
+@MainActor
+struct GalleryListingTests {
+    @Test func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays() async throws {
+        let count = 900
+        let images = (0..<count).map { index in
+            (ImageID(String(format: "2024/%02d/IMG_%04d.png", index % 12 + 1, index)),
+             SyntheticPhotos.rowPattern(tag: UInt8(index % 256), width: 40, height: 30))
+        }
+        // The listing is driven by the test: a batch at a time, each photo with a file time.
+        var continuation: AsyncStream<ListingEvent>.Continuation?
+        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let feed = try #require(continuation)
+        var library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "streamed",
+                                   readsHeadersLocally: true)
+        library.makeListing = { _ in events }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
+        model.startListing()
+        #expect(model.photos.isEmpty)
+        #expect(model.isListing)
+        var generator = SeededGenerator(seed: 5)
+        var time: TimeInterval = 0
+        var anchor: (photo: Int, minY: CGFloat)?
+        for batch in stride(from: 0, to: count, by: 100) {
+            let photos = (batch..<(batch + 100)).map { index in
+                FoundPhoto(id: images[index].0, fileTime: 1_700_000_000 + Int64.random(in: 0..<400, using: &generator) * 86_400)
+            }
+            feed.yield(.photos(photos))
+            // Frames until the batch is shown (the listing's inbox is filled by another task: await it by yielding).
+            let expected = batch + 100
+            while model.photos.count < expected {
+                await Task.yield()
+                time += GalleryModel.listingInterval
+                model.update(now: time)
+            }
+            if let anchor {
+                let frame = try #require(model.cells.first { model.photoNumber(at: $0.item) == anchor.photo }?.frame)
+                #expect(abs(frame.minY - anchor.minY) < 0.5, "after \(expected) photos the top photo moved")
+            } else {
+                model.jump(to: 600)                                // somewhere in the middle of the first batch
+                model.update(now: time)
+            }
+            let top = try #require(model.topAnchor)
+            anchor = (top.photo, try #require(model.cells.first { model.photoNumber(at: $0.item) == top.photo }?.frame.minY))
+        }
+        var report = FolderScan.Report()
+        report.videoCount = 12
+        report.otherFileCount = 3
+        feed.yield(.finished(report))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        model.update(now: time + 1)
+        #expect(!model.isListing)
+        #expect(model.listingSummary?.notShownSummary == "12 videos and 3 other files not shown")
+        #expect(model.photos.count == count)
+        #expect(model.sections.count > 1)                          // months, from the file times
+        #expect(GalleryRenderer.libraryLine(of: model).contains("12 videos and 3 other files not shown"))
+    }
+}
+#endif

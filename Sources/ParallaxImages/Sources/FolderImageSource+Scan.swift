@@ -1,0 +1,78 @@
+import Foundation
+
+extension FolderImageSource {
+    /// The photos of the tree as it is walked: batches of photos in tree
+    /// order (the first after a few hundred photos, so a first screen can
+    /// be drawn from it), then a ``FolderScan/Event/finished(_:)`` report
+    /// counting the videos and other files not listed and naming what could
+    /// not be read or followed; or ``FolderScan/Event/failed(_:)`` alone
+    /// when the folder itself cannot be read.
+    ///
+    /// The walk runs on a thread of its own, never on Swift's cooperative
+    /// pool nor on the threads that read photos; it stops when the consumer
+    /// stops iterating (the stream is cancelled or dropped). Photos reached
+    /// only through a link to a folder come after the rest.
+    ///
+    /// - Parameter readingFileStatus: Whether each photo's size and
+    ///   modification time are read (one `fstatat` per photo) into its
+    ///   ``ListedPhoto``, as a library index needs them. Without it a photo
+    ///   carries its ID and inode only, and the walk costs about what
+    ///   `find DIR -type f` does.
+    public func scan(readingFileStatus: Bool = true) -> AsyncStream<FolderScan.Event> {
+        scan { $0.readsFileStatus = readingFileStatus }
+    }
+
+    /// ``scan(readingFileStatus:)`` with the walk's settings (limits, batch
+    /// sizes, test hooks) adjusted by `configure`.
+    func scan(_ configure: (inout PhotoTreeWalk) -> Void) -> AsyncStream<FolderScan.Event> {
+        // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
+        var captured: AsyncStream<FolderScan.Event>.Continuation?
+        let stream = AsyncStream(bufferingPolicy: .unbounded) { captured = $0 }
+        guard let continuation = captured else { return stream }
+        let root: [UInt8]
+        switch rootRealPath() {
+        case .success(let path): root = path
+        case .failure(let error):
+            continuation.yield(.failed(error))
+            continuation.finish()
+            return stream
+        }
+        var walk = PhotoTreeWalk(root: root)
+        configure(&walk)
+        let cancelled = Locked(false)
+        let stopped = walk.hooks.consumerStopped
+        continuation.onTermination = { termination in
+            guard case .cancelled = termination else { return }
+            cancelled.withLock { $0 = true }
+            stopped?()
+        }
+        let thread = Thread { [walk] in
+            let result = walk.run(isCancelled: { cancelled.withLock { $0 } },
+                                  emit: { continuation.yield(.photos($0)) })
+            switch result {
+            case .success(let report): continuation.yield(.finished(report))
+            case .failure(let error): continuation.yield(.failed(error))
+            }
+            continuation.finish()
+        }
+        thread.name = "ParallaxImages.scan"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+        return stream
+    }
+
+    /// The real path of ``directory``, or why there is no folder to walk.
+    private func rootRealPath() -> Result<[UInt8], ImageSourceError> {
+        let path = directory.path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno
+            return .failure(.unavailable(reason == ENOENT || reason == ENOTDIR ? "there is no photo folder at \(path)"
+                                         : "the photo folder \(path) cannot be read: \(String(cString: strerror(reason)))"))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR, let real = PhotoTreeWalk.realPath(Array(path.utf8)) else {
+            return .failure(.unavailable("there is no photo folder at \(path)"))
+        }
+        return .success(real)
+    }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import ParallaxCore
+import Testing
+@testable import ParallaxImages
+
+/// A scan hands out photos while it walks, the first batch long before the
+/// walk ends, and stops when its consumer does. The walk is paused by a
+/// hook, never raced against a clock.
+@Suite("Folder scans stream", .timeLimit(.minutes(1)))
+struct FolderScanStreamingTests {
+    /// A folder of `count` empty photos in `folders` subfolders.
+    static func library(_ count: Int, folders: Int) throws -> URL {
+        let root = temporaryDirectory()
+        for index in 0..<count {
+            try FolderTreeTests.create(String(format: "%02d/IMG_%04d.jpg", index % folders, index), in: root)
+        }
+        return root
+    }
+
+    @Test func theFirstBatchHoldsAScreenfulAndArrivesBeforeTheWalkGoesOn() async throws {
+        let root = try Self.library(600, folders: 3)
+        let resume = DispatchSemaphore(value: 0)
+        let handedOut = Locked<[Int]>([])
+        var captured: AsyncStream<Int>.Continuation?
+        let pauses = AsyncStream<Int> { captured = $0 }
+        let paused = try #require(captured)
+        let stream = FolderImageSource(directory: root).scan { walk in
+            walk.hooks.afterBatch = { count in
+                handedOut.withLock { $0.append(count) }
+                guard count == 256 else { return }
+                paused.yield(count)
+                resume.wait()                                          // the walk waits here until the test has looked
+            }
+        }
+        var iterator = stream.makeAsyncIterator()
+        guard case .photos(let first) = await iterator.next() else {
+            Issue.record("the first event is not a batch of photos")
+            return
+        }
+        #expect(first.count == 256)
+        #expect(first.first?.id == "00/IMG_0000.jpg")
+        // The walk is held right after its first batch, with 344 photos still to find: the batch came first.
+        var pausedAt = pauses.makeAsyncIterator()
+        #expect(await pausedAt.next() == 256)
+        #expect(handedOut.withLock { $0 } == [256])
+        resume.signal()
+        var total = first.count
+        var report: FolderScan.Report?
+        while let event = await iterator.next() {
+            switch event {
+            case .photos(let batch): total += batch.count
+            case .finished(let finished): report = finished
+            case .failed(let error): Issue.record("\(error)")
+            }
+        }
+        #expect(total == 600 && report?.photoCount == 600 && report?.folderCount == 4)
+        #expect(handedOut.withLock { $0 } == [256, 600])
+    }
+
+    @Test func cancellingTheConsumerStopsTheWalk() async throws {
+        let root = try Self.library(400, folders: 20)
+        let resume = DispatchSemaphore(value: 0)
+        var captured: AsyncStream<String>.Continuation?
+        let events = AsyncStream<String> { captured = $0 }
+        let signals = try #require(captured)
+        let report = Locked<FolderScan.Report?>(nil)
+        let stream = FolderImageSource(directory: root).scan { walk in
+            walk.firstBatchSize = 10
+            walk.batchSize = 10
+            walk.hooks.afterBatch = { count in
+                if count == 10 { resume.wait() }
+            }
+            walk.hooks.consumerStopped = { signals.yield("stopped") }
+            walk.hooks.finished = { finished in
+                report.withLock { $0 = finished }
+                signals.yield("finished")
+            }
+        }
+        let consumer = Task {
+            var received = 0
+            for await event in stream {
+                if case .photos(let batch) = event {
+                    received += batch.count
+                    signals.yield("batch")
+                }
+            }
+            return received
+        }
+        var signalled = events.makeAsyncIterator()
+        #expect(await signalled.next() == "batch")
+        consumer.cancel()
+        #expect(await signalled.next() == "stopped")
+        resume.signal()
+        #expect(await signalled.next() == "finished")
+        #expect(await consumer.value == 10)
+        let stopped = try #require(report.withLock { $0 })
+        #expect(!stopped.isComplete)
+        #expect(stopped.photoCount < 400)
+        #expect(stopped.folderCount < 21)
+    }
+}
