@@ -8,8 +8,10 @@ import Foundation
 /// A JPEG's size is in its start-of-frame segment (SOF0–SOF15, after any
 /// APPn segments, where an Exif APP1 carries the orientation); a PNG's in
 /// its IHDR chunk, the first one (an `eXIf` chunk, if any, comes before the
-/// image data). Reading stops there, so a 40 MB photo costs the few
-/// kilobytes up to its frame header.
+/// image data); a HEIF's or AVIF's in the `ispe` property of its primary
+/// item, with `irot` and `imir` as its orientation, all in the `meta` box
+/// before the coded pixels; a WebP's in its first chunk. Reading stops
+/// there, so a 40 MB photo costs the few kilobytes up to its frame header.
 public struct ImageHeader: Sendable, Hashable {
     // The two one-byte enums after the integers: 24 bytes a header instead of
     // 32, which a manifest's million listed sizes feel.
@@ -39,11 +41,12 @@ public struct ImageHeader: Sendable, Hashable {
     /// The header of the picture that starts with `bytes`, or `nil` if they
     /// end before it does (read more; `bytes` may be any prefix of the file).
     ///
-    /// Complexity: O(bytes up to the frame header); nothing is allocated but
-    /// the result.
+    /// Complexity: O(bytes up to the frame header); for JPEG, PNG and WebP
+    /// nothing is allocated but the result, for HEIF and AVIF the tables
+    /// of the `meta` box (a few kilobytes).
     /// - Throws: ``ImageDecodingError/unsupportedFormat`` for anything but
-    ///   JPEG and PNG; ``ImageDecodingError/corrupt(_:)`` for a header that
-    ///   is malformed or gives an empty size.
+    ///   the formats of ``ImageFormat``; ``ImageDecodingError/corrupt(_:)``
+    ///   for a header that is malformed or gives an empty size.
     public static func read(from bytes: Data) throws(ImageDecodingError) -> ImageHeader? {
         guard let format = ImageFormat(sniffing: bytes) else {
             // Too few bytes to tell is not an error yet.
@@ -57,7 +60,8 @@ public struct ImageHeader: Sendable, Hashable {
             switch format {
             case .jpeg: return jpeg(bytes)
             case .png: return png(bytes)
-            case .heif, .avif, .webp: return .failure(.unsupportedFormat)
+            case .heif, .avif: return isoMedia(ByteView(bytes), format: format)
+            case .webp: return Outcome(WebPHeaderReader.header(ByteView(bytes)))
             }
         }
         switch outcome {
@@ -66,7 +70,8 @@ public struct ImageHeader: Sendable, Hashable {
         case .failure(let error):
             throw error
         case .header(var header):
-            header.orientation = ExifOrientationReader.orientation(in: bytes)
+            // HEIF's and WebP's readers set the orientation their format defines.
+            if format == .jpeg || format == .png { header.orientation = ExifOrientationReader.orientation(in: bytes) }
             return header
         }
     }
@@ -75,6 +80,33 @@ public struct ImageHeader: Sendable, Hashable {
         case header(ImageHeader)
         case needsMoreBytes
         case failure(ImageDecodingError)
+
+        init(_ result: Result<ImageHeader, ImageDecodingError>?) {
+            switch result {
+            case .success(let header): self = .header(header)
+            case .failure(let error): self = .failure(error)
+            case nil: self = .needsMoreBytes
+            }
+        }
+    }
+
+    /// A HEIF or AVIF header: the primary item's size and orientation from
+    /// the `meta` box, which must lie whole in `view`.
+    private static func isoMedia(_ view: ByteView, format: ImageFormat) -> Outcome {
+        switch HEIFMetaBox.find(in: view) {
+        case .needsMoreBytes:
+            return .needsMoreBytes
+        case .malformed(let reason):
+            return .failure(.corrupt(reason))
+        case .found(let meta):
+            guard let primary = meta.primaryItem else { return .failure(.corrupt("the meta box names no primary item (pitm)")) }
+            switch HEIFItemProperties.of(primary, in: meta, view: view) {
+            case .success(let item):
+                return .header(ImageHeader(format: format, storedWidth: item.width, storedHeight: item.height, orientation: item.orientation))
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
     }
 
     private static func isPrefixOfAKnownSignature(_ bytes: Data) -> Bool {

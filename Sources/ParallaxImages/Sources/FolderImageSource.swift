@@ -112,7 +112,7 @@ public struct FolderImageSource: ImageSource {
 
     /// The path of picture `id` under ``directory`` as written (links not
     /// yet resolved), NUL-terminated, or `nil` if it names no file here.
-    private func path(of id: ImageID) -> [CChar]? {
+    func path(of id: ImageID) -> [CChar]? {
         guard let components = FolderImageID.components(of: id) else { return nil }
         var path = Array(directory.path.utf8)
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import ParallaxImages
+
+/// ``FolderImageSource/captureDate(for:)``: metadata first, the file's
+/// modification time otherwise, and the few reads it takes.
+@Suite("Capture dates of a folder's photos")
+struct FolderCaptureDateTests {
+    typealias F = MetadataFixtures
+
+    @Test func datesFromMetadataOrTheModificationTime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A WebP whose EXIF chunk lies 300 KB in, behind its image data: one more read, of 64 KB.
+        var webp = [UInt8](F.datedWebP)
+        let size = Int(webp[34]) | Int(webp[35]) << 8
+        webp.insert(contentsOf: [UInt8](repeating: 0, count: 300_000), at: 38 + size)
+        webp.replaceSubrange(34..<38, with: WebPHeaderTests.le32(size + 300_000))
+        webp.replaceSubrange(4..<8, with: WebPHeaderTests.le32(webp.count - 8))
+        let files: [(String, Data)] = [("a.jpg", F.datedJPEG), ("b.heic", F.datedHEIC), ("c.webp", Data(webp)),
+                                       ("d.png", F.timePNG), ("e.jpg", F.unknownJPEG), ("f.jpg", Data("not a photo".utf8))]
+        for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
+        let touched = Date(timeIntervalSince1970: 1_500_000_000)
+        try FileManager.default.setAttributes([.modificationDate: touched], ofItemAtPath: folder.appendingPathComponent("e.jpg").path)
+
+        let source = FolderImageSource(directory: folder)
+        let taken = CaptureDateTests.utc(2024, 6, 15, 12, 30, 5).addingTimeInterval(0.25)
+        for name in ["a.jpg", "b.heic", "c.webp"] {
+            #expect(try await source.captureDate(for: ImageID(name)) == CaptureDate(date: taken, hasUTCOffset: true, source: .exifOriginal), "\(name)")
+        }
+        #expect(try await source.captureDate(for: "d.png").source == .pngModified)
+        #expect(try await source.captureDate(for: "e.jpg") == CaptureDate(date: touched, hasUTCOffset: true, source: .fileModified))
+        await #expect(throws: ImageSourceError.unreadable("f.jpg", "is not a photo this source reads")) { try await source.captureDate(for: "f.jpg") }
+        await #expect(throws: ImageSourceError.notFound("g.jpg")) { try await source.captureDate(for: "g.jpg") }
+        // Header and date from one opening of the file, as each alone gives them.
+        for name in ["a.jpg", "b.heic", "c.webp", "d.png", "e.jpg"] {
+            let both = try await source.headerAndCaptureDate(for: ImageID(name))
+            var header = try await source.header(for: ImageID(name))
+            // The WebP's EXIF chunk lies 300 KB in: the header alone cannot see its orientation; read with the date, it does.
+            if name == "c.webp" {
+                #expect(header.orientation == .up && both.header.orientation == .right)
+                header.orientation = .right
+            }
+            #expect(both.header == header, "\(name)")
+            #expect(both.date == (try await source.captureDate(for: ImageID(name))), "\(name)")
+        }
+        await #expect(throws: ImageSourceError.self) { try await source.headerAndCaptureDate(for: "f.jpg") }
+    }
+}
