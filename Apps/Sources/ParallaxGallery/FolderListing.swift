@@ -27,6 +27,16 @@ enum FolderListing {
         }
     }
 
+    /// When a photo was taken as the timeline counts it (wall-clock
+    /// seconds): a date without a UTC offset is the camera's wall-clock time
+    /// already; one with an offset is an instant, shown at this machine's
+    /// local time (the offset itself is not kept), as is a file's time.
+    static func wallClockSeconds(of date: CaptureDate) -> Int64 {
+        let seconds = Int64(date.date.timeIntervalSince1970.rounded(.down))
+        guard date.hasUTCOffset || date.source == .fileModified else { return seconds }
+        return wallClockSeconds(seconds * 1_000_000_000)
+    }
+
     /// The local wall-clock time of `nanoseconds` since 1970 UTC, counted as
     /// if it were UTC (the way cameras write dates): `localtime_r`'s offset
     /// for that instant, so a summer photo gets summer time.

@@ -27,6 +27,7 @@ extension GalleryModel {
     /// with every size at once.
     package func settleShapes() async {
         await shapeTracker.waitUntilAllRead()
+        applyDates(now: nil)
         applyShapes(now: nil)
     }
 }

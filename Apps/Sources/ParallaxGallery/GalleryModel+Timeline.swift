@@ -64,6 +64,23 @@ extension GalleryModel {
         return true
     }
 
+    /// Files the capture dates read since the last frame and, when any moved
+    /// a photo, arranges again: at most every ``GalleryModel/listingInterval``
+    /// (`now == nil`: at once), never mid-switch or mid-pinch, the photo at
+    /// the top kept in place, even mid-fling.
+    func applyDates(now: TimeInterval?) {
+        for arrival in shapeTracker.takeDates() {
+            if timeline.recordCapture(FolderListing.wallClockSeconds(of: arrival.date), of: arrival.photo) {
+                needsRearrange = true
+            }
+        }
+        guard needsRearrange, frames.isResting else { return }
+        if let now, let last = lastRearrange, now - last < Self.listingInterval { return }
+        if let now { lastRearrange = now }
+        needsRearrange = false
+        rearrange()
+    }
+
     /// Shows the photos in `sort` order, the photo at the top kept in place.
     package func setSort(_ sort: PhotoSort) {
         guard sort != settings.sort, !frames.isPinching else { return }

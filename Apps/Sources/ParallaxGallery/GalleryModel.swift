@@ -57,6 +57,8 @@ package final class GalleryModel {
     private var lastListingApplied: TimeInterval?
     /// Photos were removed or their dates changed: arrange again at the next chance.
     var needsRearrange = false
+    /// When dates last re-sorted the photos.
+    var lastRearrange: TimeInterval?
     /// Every photo, numbered as it arrived, with when it was taken.
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
@@ -133,6 +135,8 @@ package final class GalleryModel {
         status = nil
         listingSummary = nil
         lastListingApplied = nil
+        lastRearrange = nil
+        needsRearrange = false
         arrange()
         relayout(keepingPlace: false)
         listing.start(library.listing(from: server))
@@ -355,6 +359,7 @@ package final class GalleryModel {
         pictures.stampArrivals(at: arrivalTime)
         applyListing(now: now)
         shapeTracker.takeArrivals(shown: shownPhotos)
+        applyDates(now: now)
         applyShapes(now: now)
         if let rested = frames.advance(to: now) { rest(rested.pinch, at: rested.offset) }
 

@@ -110,7 +110,7 @@ extension FoundPhoto {
     init(record: LibraryRecord) {
         self.init(id: record.id, fileTime: FolderListing.wallClockSeconds(record.stamp.modificationNanoseconds),
                   header: record.metadata?.header,
-                  captureTime: record.metadata?.captureDate.map { IndexedCaptureTime.wallClockSeconds($0) })
+                  captureTime: record.metadata?.captureDate.map(FolderListing.wallClockSeconds(of:)))
     }
 
     /// A photo as the walk found it.
@@ -127,13 +127,3 @@ extension ListedFile {
     }
 }
 
-/// Capture dates as the timeline counts them (wall-clock seconds).
-enum IndexedCaptureTime {
-    /// A date without an offset is already wall-clock time read as UTC; one
-    /// with an offset is an instant, shown at this machine's local time.
-    static func wallClockSeconds(_ date: ParallaxLibraryIndex.CaptureDate) -> Int64 {
-        let seconds = Int64(date.secondsSince1970.rounded(.down))
-        guard date.hasUTCOffset else { return seconds }
-        return FolderListing.wallClockSeconds(seconds * 1_000_000_000)
-    }
-}

@@ -40,7 +40,7 @@ package actor LibraryIndexWriter {
 
     /// Files what was read of photo `id`; a photo whose stamp the walk has
     /// not given is not filed (the next launch reads it again).
-    package func record(_ id: ImageID, header: ImageHeader?, captureDate: ParallaxLibraryIndex.CaptureDate?) {
+    package func record(_ id: ImageID, header: ImageHeader?, captureDate: CaptureDate?) {
         guard let stamp = stamps[id] else { return }
         pending.append((ListedFile(id: id, stamp: stamp), PhotoMetadata(header: header, captureDate: captureDate)))
         if pending.count >= Self.flushThreshold {
@@ -98,9 +98,15 @@ package struct IndexRecordingSource: ImageSource {
     package func isStoredLocally(_ id: ImageID) async -> Bool { true }
     package func fingerprint(for id: ImageID) async -> String? { await base.fingerprint(for: id) }
 
+    /// The base's header (not filed: the gallery reads headers with their
+    /// dates, ``headerAndCaptureDate(for:)``, and files those).
     package func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
-        let header = try await base.header(for: id)
-        await writer.record(id, header: header, captureDate: nil)
-        return header
+        try await base.header(for: id)
+    }
+
+    package func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
+        let read = try await base.headerAndCaptureDate(for: id)
+        await writer.record(id, header: read.header, captureDate: read.date)
+        return read
     }
 }

@@ -39,6 +39,11 @@ package struct RepeatingImageSource: ImageSource {
         return try await base.header(for: original)
     }
 
+    package func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
+        guard let original = Self.original(of: id) else { throw .notFound(id) }
+        return try await base.headerAndCaptureDate(for: original)
+    }
+
     /// The base's listed headers, under every repeated name.
     package func listedHeaders() async -> [ImageID: ImageHeader] {
         let listed = await base.listedHeaders()

@@ -56,6 +56,16 @@ package final class ShapeTracker {
     /// removed since count as answered).
     package var allRead: Bool { shapes.knownCount + unreadable.count + forgotten.count >= shapes.count }
 
+    /// Capture dates read with the headers since ``takeDates()`` was last asked.
+    private var arrivedDates: [(photo: Int, date: CaptureDate)] = []
+
+    /// The capture dates read since the last call, by photo number (filed
+    /// by ``takeArrivals(shown:)``); the list is left empty.
+    package func takeDates() -> [(photo: Int, date: CaptureDate)] {
+        defer { arrivedDates.removeAll(keepingCapacity: true) }
+        return arrivedDates
+    }
+
     /// Photos removed from the list (deleted or changed since an index
     /// listed them): their answers, if any still come, are dropped.
     private var forgotten: Set<Int> = []
@@ -122,7 +132,7 @@ package final class ShapeTracker {
     /// reading; photos appended later are read too.
     package func startReading(from source: any ImageSource) {
         guard probe == nil else { return }
-        let probe = HeaderProbe(source: source)
+        let probe = HeaderProbe(source: source, readingCaptureDates: true)
         self.probe = probe
         // The stream, not the probe: once the tracker lets go of the probe (a new list) the probe finishes
         // its stream and this task ends.
@@ -142,6 +152,7 @@ package final class ShapeTracker {
         guard let inbox else { return }
         for update in inbox.takeAll() {
             guard let item = itemsByID[update.id] else { continue }
+            if let date = update.captureDate { arrivedDates.append((item, date)) }
             switch update.result {
             case .success(let header):
                 guard shapes.record(width: header.width, height: header.height, at: item) else { continue }

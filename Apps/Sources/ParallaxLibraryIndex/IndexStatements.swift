@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxImages
 
 /// The statements of ``IndexSchema``, prepared once per connection
@@ -39,7 +40,7 @@ final class IndexStatements {
         statement.bind(7, header.map { Int64($0.orientation.rawValue) })
         statement.bind(8, header?.format.rawValue)
         let date = metadata.captureDate
-        statement.bind(9, date?.secondsSince1970)
+        statement.bind(9, date?.date.timeIntervalSince1970)
         statement.bind(10, date.map { Int64($0.source.rawValue) })
         statement.bind(11, date.map { Int64($0.hasUTCOffset ? 1 : 0) })
     }
@@ -65,8 +66,10 @@ final class IndexStatements {
                                      storedHeight: swapped ? width : height, orientation: orientation)
             }
             var date: CaptureDate?
-            if !row.isNull(9), let source = UInt8(exactly: row.int64(10)).flatMap(CaptureDate.Source.init(rawValue:)) {
-                date = CaptureDate(secondsSince1970: row.double(9), source: source, hasUTCOffset: row.int64(11) != 0)
+            // `CaptureDate.Source`'s raw values are what the index stores: never reuse one.
+            if !row.isNull(9), let source = CaptureDate.Source(rawValue: Int(row.int64(10))) {
+                date = CaptureDate(date: Date(timeIntervalSince1970: row.double(9)), hasUTCOffset: row.int64(11) != 0,
+                                   source: source)
             }
             record.metadata = PhotoMetadata(header: header, captureDate: date)
         }

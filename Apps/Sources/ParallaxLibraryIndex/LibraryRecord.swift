@@ -28,7 +28,7 @@ package struct LibraryRecord: Sendable, Hashable {
     /// The time it sorts by: its capture date, or its file's modification
     /// time while the date is unknown (a provisional place, and the date it
     /// gets when the file has none).
-    package var sortDate: Double { metadata?.captureDate?.secondsSince1970 ?? stamp.modificationSeconds }
+    package var sortDate: Double { metadata?.captureDate?.date.timeIntervalSince1970 ?? stamp.modificationSeconds }
 
     /// The index's order: newest ``sortDate`` first, then by ID (UTF-8 byte
     /// order, which for IDs is `ImageID`'s own order). What

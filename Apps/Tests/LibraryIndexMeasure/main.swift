@@ -58,8 +58,7 @@ let header = ImageHeader(format: .jpeg, storedWidth: 4032, storedHeight: 3024, o
 let metadata = listed.enumerated().map { n, file -> (file: ListedFile, metadata: PhotoMetadata) in
     // Capture dates in another order than the names, so reading sorts for real.
     let taken = 1_400_000_000 + Double((n &* 7919) % count) * 60
-    return (file: file, metadata: PhotoMetadata(header: header, captureDate: CaptureDate(
-        secondsSince1970: taken, source: .exifOriginal, hasUTCOffset: true)))
+    return (file: file, metadata: PhotoMetadata(header: header, captureDate: CaptureDate(date: Date(timeIntervalSince1970: taken), hasUTCOffset: true, source: .exifOriginal)))
 }
 print("library index, \(count) photos")
 do {

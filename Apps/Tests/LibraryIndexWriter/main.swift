@@ -28,8 +28,7 @@ do {
         try await index.upsert(files)
         let header = ImageHeader(format: .jpeg, storedWidth: 4000, storedHeight: 3000, orientation: .right)
         try await index.recordMetadata(files.map {
-            (file: $0, metadata: PhotoMetadata(header: header, captureDate: CaptureDate(
-                secondsSince1970: Double($0.stamp.size), source: .exifOriginal, hasUTCOffset: true)))
+            (file: $0, metadata: PhotoMetadata(header: header, captureDate: CaptureDate(date: Date(timeIntervalSince1970: Double($0.stamp.size)), hasUTCOffset: true, source: .exifOriginal)))
         })
         // Change the first of the batch (its metadata is forgotten) and
         // delete and re-add the second.

@@ -53,8 +53,8 @@ enum Fixtures {
         return PhotoMetadata(
             header: ImageHeader(format: formats[n % formats.count], storedWidth: 4032 + n, storedHeight: 3024,
                                 orientation: orientations[n % orientations.count]),
-            captureDate: CaptureDate(secondsSince1970: 1_500_000_000.25 + Double(n) * 3600, source: sources[n % sources.count],
-                                     hasUTCOffset: n % 2 == 0))
+            captureDate: CaptureDate(date: Date(timeIntervalSince1970: 1_500_000_000.25 + Double(n) * 3600),
+                                     hasUTCOffset: n % 2 == 0, source: sources[n % sources.count]))
     }
 
     /// Writes `bytes` at `url`, replacing whatever is there (and SQLite's companions).

@@ -123,7 +123,8 @@ struct LibraryIndexTests {
         // Two thirds get dates, some equal to another photo's file time, some ties among themselves.
         let dated = files.filter { $0.stamp.inode % 3 != 0 }.map { file in
             (file: file, metadata: PhotoMetadata(header: nil, captureDate: CaptureDate(
-                secondsSince1970: Double(Int.random(in: 0..<60, using: &generator)), source: .exifOriginal, hasUTCOffset: false)))
+                date: Date(timeIntervalSince1970: Double(Int.random(in: 0..<60, using: &generator))), hasUTCOffset: false,
+                source: .exifOriginal)))
         }
         try await index.recordMetadata(dated)
         let records = try await index.records()
@@ -165,7 +166,7 @@ struct LibraryIndexTests {
         let files = [file("a.jpg", seconds: 900), file("b.jpg", seconds: 200), file("c.jpg", seconds: 900), file("d.jpg", seconds: 100)]
         try await index.upsert(files)
         func taken(_ seconds: Double) -> PhotoMetadata {
-            PhotoMetadata(header: nil, captureDate: CaptureDate(secondsSince1970: seconds, source: .exifOriginal, hasUTCOffset: true))
+            PhotoMetadata(header: nil, captureDate: CaptureDate(date: Date(timeIntervalSince1970: seconds), hasUTCOffset: true, source: .exifOriginal))
         }
         // a was taken at 300, c at 100: b (unread, its file time 200) sits between them; d ties with c, after it by name.
         try await index.recordMetadata([(file: files[0], metadata: taken(300)), (file: files[2], metadata: taken(100))])

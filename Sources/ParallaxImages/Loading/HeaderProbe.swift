@@ -27,12 +27,18 @@ public actor HeaderProbe {
         public var id: ImageID
         /// Its header, or why it could not be read.
         public var result: Result<ImageHeader, ImageSourceError>
+        /// When the photo was taken, read with the header when the probe
+        /// reads dates (``readsCaptureDates``) and the source knows it.
+        public var captureDate: CaptureDate?
     }
 
     /// The source the headers are read from.
     public nonisolated let source: any ImageSource
     /// Reads under way at most at once.
     public nonisolated let maximumConcurrentReads: Int
+    /// Whether each photo's capture date is read with its header
+    /// (``ImageSource/headerAndCaptureDate(for:)``: the same first bytes).
+    public nonisolated let readsCaptureDates: Bool
     /// Every header read (or failure), in batches, in the order they
     /// finish: the listed headers in batches of up to ``batchSize``, each
     /// read as a batch of one. One stream for the probe's life: iterate it
@@ -57,9 +63,12 @@ public actor HeaderProbe {
     /// A probe of `source`, reading at most `maximumConcurrentReads`
     /// headers at once (at least 1; 4 by default: a header read is a small
     /// file read or a small request, bound by latency rather than bandwidth).
-    public init(source: any ImageSource, maximumConcurrentReads: Int = 4) {
+    /// With `readingCaptureDates`, each photo's capture date is read with
+    /// its header and published with it.
+    public init(source: any ImageSource, maximumConcurrentReads: Int = 4, readingCaptureDates: Bool = false) {
         self.source = source
         self.maximumConcurrentReads = max(1, maximumConcurrentReads)
+        self.readsCaptureDates = readingCaptureDates
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
         var captured: AsyncStream<[Update]>.Continuation?
         updates = AsyncStream(bufferingPolicy: .unbounded) { captured = $0 }
@@ -154,15 +163,22 @@ public actor HeaderProbe {
             queued.remove(id)
             guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { continue }
             reading.insert(id)
-            let source = self.source
+            let source = self.source, readsDates = readsCaptureDates
             Task {
                 let result: Result<ImageHeader, ImageSourceError>
+                var date: CaptureDate?
                 do throws(ImageSourceError) {
-                    result = .success(try await source.header(for: id))
+                    if readsDates {
+                        let read = try await source.headerAndCaptureDate(for: id)
+                        result = .success(read.header)
+                        date = read.date
+                    } else {
+                        result = .success(try await source.header(for: id))
+                    }
                 } catch {
                     result = .failure(error)
                 }
-                self.finish(id, result)
+                self.finish(id, result, captureDate: date)
             }
         }
         // Drop the consumed part of the queue now and then, so it never grows without bound.
@@ -172,13 +188,13 @@ public actor HeaderProbe {
         }
     }
 
-    private func finish(_ id: ImageID, _ result: Result<ImageHeader, ImageSourceError>) {
+    private func finish(_ id: ImageID, _ result: Result<ImageHeader, ImageSourceError>, captureDate: CaptureDate?) {
         reading.remove(id)
         switch result {
         case .success(let header): known[id] = header
         case .failure(let error): failed[id] = error
         }
-        continuation.yield([Update(id: id, result: result)])
+        continuation.yield([Update(id: id, result: result, captureDate: captureDate)])
         pump()
         if reading.isEmpty, queueStart >= queue.count {
             let waiters = idleWaiters

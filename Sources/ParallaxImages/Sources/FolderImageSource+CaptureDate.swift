@@ -29,7 +29,7 @@ extension FolderImageSource {
     /// beyond the first bytes (the date reader reads it anyway), where
     /// ``header(for:)`` says `.up`.
     /// - Throws: as ``header(for:)`` does.
-    public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate) {
+    public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
         guard let path = path(of: id) else { throw .notFound(id) }
         let root = directory.path
         let read = await BlockingWorkQueue.fileIO.run {

@@ -101,6 +101,13 @@ public protocol ImageSource: Sendable {
     /// ``HeaderProbe`` publishes at once, before reading the others. Empty by
     /// default, and until ``imageIDs()`` has been asked.
     func listedHeaders() async -> [ImageID: ImageHeader]
+    /// The header of `id` and when the photo was taken, read together from
+    /// the same first bytes (``CaptureDateReader``): what a gallery that
+    /// shows a library in the order it was taken asks of each photo. The
+    /// default is ``header(for:)`` and no date; a folder reads both from
+    /// one opening of the file (and falls back to its modification time).
+    /// - Throws: as ``header(for:)`` does.
+    func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?)
 }
 
 extension ImageSource {
@@ -108,6 +115,11 @@ extension ImageSource {
     public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
         let bytes = try await data(for: id)
         return try ImageHeader.read(wholeFile: bytes, of: id)
+    }
+
+    /// ``header(for:)``, and no date.
+    public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
+        (try await header(for: id), nil)
     }
 
     /// None: the source learns no header with its list.

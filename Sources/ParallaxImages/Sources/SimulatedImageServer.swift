@@ -94,6 +94,11 @@ public actor SimulatedImageServer: ImageSource {
         try await backing.header(for: id)
     }
 
+    /// The backing source's header and capture date (no delay: see ``header(for:)``).
+    public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
+        try await backing.headerAndCaptureDate(for: id)
+    }
+
     /// The backing source's listed headers, passed on as the list is.
     public func listedHeaders() async -> [ImageID: ImageHeader] { await backing.listedHeaders() }
 
