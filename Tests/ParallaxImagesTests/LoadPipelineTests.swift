@@ -38,6 +38,9 @@ struct LoadPipelineTests {
                      clock: ContinuousClock(), loadTime: LoadTimeAverage())
     }
 
+    /// The download slot is held until the decode slot is granted: fetched
+    /// bytes waiting for a decode count against the downloads, so they can
+    /// never pile up faster than they are decoded.
     @Test func aDownloadTakesADownloadSlotThenADecodeSlot() async throws {
         let slots = RecordingSlots()
         let loadTime = LoadTimeAverage()
@@ -46,7 +49,7 @@ struct LoadPipelineTests {
         let output = try await pipeline.run(Numbered.key(1), slots: slots).get()
         #expect(Numbered.shows(output.loaded.image, 1) && output.loaded.origin == .network)
         #expect(output.wasDecoded && output.fingerprint == nil)                 // no disk cache: no fingerprint asked
-        #expect(await slots.events == ["acquire download", "release download", "acquire decode", "release decode"])
+        #expect(await slots.events == ["acquire download", "acquire decode", "release download", "release decode"])
         #expect(loadTime.value != nil)
     }
 
@@ -64,7 +67,7 @@ struct LoadPipelineTests {
         let decoded = try await pipeline.run(Numbered.key(1), slots: missSlots).get()
         let fingerprint = await source.fingerprint(for: Numbered.id(1))
         #expect(decoded.wasDecoded && fingerprint != nil && decoded.fingerprint == fingerprint)
-        #expect(await missSlots.events == ["acquire download", "release download", "acquire decode", "release decode"])
+        #expect(await missSlots.events == ["acquire download", "acquire decode", "release download", "release decode"])
         // Once the thumbnail is kept under that fingerprint: a hit gives the slot back, and nothing decodes.
         await disk.store(decoded.loaded.image, for: Numbered.key(1), fingerprint: decoded.fingerprint ?? "")
         let hitSlots = RecordingSlots()
@@ -94,7 +97,7 @@ struct LoadPipelineTests {
         let slots = RecordingSlots(refusing: [.decode])
         let result = await pipeline(source).run(Numbered.key(1), slots: slots)
         #expect(throws: ImageLoadingError.cancelled) { try result.get() }
-        #expect(await slots.events == ["acquire download", "release download", "acquire decode"])
+        #expect(await slots.events == ["acquire download", "acquire decode", "release download"])
         // Refused at the fingerprint's request: not even the fetch is asked for.
         let disk = try DiskImageCache(directory: temporaryDirectory(), format: .raw)
         let early = RecordingSlots(refusing: [.download])
@@ -115,7 +118,7 @@ struct LoadPipelineTests {
         let damaged = RecordingSlots()
         let undecodable = await pipeline(broken).run(ThumbnailKey(id: "bad.png", size: size), slots: damaged)
         #expect(throws: ImageLoadingError.self) { try undecodable.get() }
-        #expect(await damaged.events == ["acquire download", "release download", "acquire decode", "release decode"])
+        #expect(await damaged.events == ["acquire download", "acquire decode", "release download", "release decode"])
     }
 
     @Test func theLoadTimeAverageMovesAFifthOfTheWayToEachLoad() {

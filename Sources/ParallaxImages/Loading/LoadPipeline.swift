@@ -79,7 +79,6 @@ struct LoadPipeline: Sendable {
             downloadGrant = acquired
         }
         let fetched = await fetch(key.id)
-        await slots.release(.download, downloadGrant)
         let data: Data
         switch fetched.result {
         case .success(let answer):
@@ -87,9 +86,15 @@ struct LoadPipeline: Sendable {
             // The thumbnail is filed under the version of the bytes it is made from.
             if diskCache != nil, let exact = answer.fingerprint { fingerprint = exact }
         case .failure(let error):
+            await slots.release(.download, downloadGrant)
             return .failure(error)
         }
-        guard let decodeGrant = await slots.acquire(.decode) else { return .failure(.cancelled) }
+        // The download slot is kept until a decode slot is granted: fetched bytes waiting for a decode
+        // count against the downloads, so a fast source (a local disk) never piles up whole files in
+        // memory faster than they are decoded (seen: 800 MB of 10 MB photos waiting, at 100,000 photos).
+        let decodeGrant = await slots.acquire(.decode)
+        await slots.release(.download, downloadGrant)
+        guard let decodeGrant else { return .failure(.cancelled) }
         let decoded = await decode(data, size: key.size)
         loadTime.record(fetched.duration + decoded.duration)
         await slots.release(.decode, decodeGrant)
