@@ -155,7 +155,8 @@ package final class GalleryModel {
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
         if let now, let last = lastListingApplied, now - last < Self.listingInterval { return }
-        let events = listing.takeArrivals()
+        // Until a photo shows, one batch at a time: the first screen comes from the first batch alone.
+        let events = listing.takeArrivals(first: now != nil && timeline.shownCount == 0)
         guard !events.isEmpty else { return }
         if let now { lastListingApplied = now }
         var found: [FoundPhoto] = []

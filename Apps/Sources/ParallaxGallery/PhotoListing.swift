@@ -75,9 +75,11 @@ package final class PhotoListing {
         task = nil
     }
 
-    /// Every event since the last call, oldest first.
-    package func takeArrivals() -> [ListingEvent] {
-        inbox?.takeAll() ?? []
+    /// Every event since the last call, oldest first; with `first`, only
+    /// the oldest one (the first screen is drawn from the first batch
+    /// alone, however many arrived meanwhile).
+    package func takeArrivals(first: Bool = false) -> [ListingEvent] {
+        inbox?.take(first: first) ?? []
     }
 
     /// Returns once the listing finished, failed or was stopped.
@@ -115,9 +117,10 @@ private final class ListingInbox: @unchecked Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    func takeAll() -> [ListingEvent] {
+    func take(first: Bool) -> [ListingEvent] {
         lock.lock()
         defer { lock.unlock() }
+        if first, events.count > 1 { return [events.removeFirst()] }
         let taken = events
         events = []
         return taken

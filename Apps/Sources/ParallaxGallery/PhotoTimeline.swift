@@ -88,7 +88,10 @@ package struct PhotoTimeline: Sendable {
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
     private var sources: [TimeSource] = []
-    /// Each photo's folder, as a number into ``folderNames``.
+    /// Each photo's folder, as a number into ``folderNames``: filled in
+    /// for the photos appended since, when photos are grouped by folder
+    /// (``numberFolders()``), so a walk of 100,000 photos shown by date
+    /// makes no folder strings.
     private var folders: [Int32] = []
     private var folderNames: [String] = []
     private var folderNumbers: [String: Int32] = [:]
@@ -121,15 +124,6 @@ package struct PhotoTimeline: Sendable {
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
             removed.append(false)
             isMoved.append(false)
-            let folder = Self.folder(of: photo.id)
-            if let known = folderNumbers[folder] {
-                folders.append(known)
-            } else {
-                let new = Int32(folderNames.count)
-                folderNames.append(folder)
-                folderNumbers[folder] = new
-                folders.append(new)
-            }
             markMoved(number)
         }
     }
@@ -227,6 +221,7 @@ package struct PhotoTimeline: Sendable {
         // Folders by path: a rank per folder number.
         var folderRanks: [Int32] = []
         if grouping == .folder {
+            numberFolders()
             let ranked = folderNames.indices.sorted { folderNames[$0].utf8.lexicographicallyPrecedes(folderNames[$1].utf8) }
             folderRanks = [Int32](repeating: 0, count: folderNames.count)
             for (rank, folder) in ranked.enumerated() { folderRanks[folder] = Int32(rank) }
@@ -247,6 +242,21 @@ package struct PhotoTimeline: Sendable {
         moved.removeAll(keepingCapacity: true)
         last = (sort, grouping, order)
         return Arrangement(order: order, sections: sections(of: order, grouping: grouping))
+    }
+
+    /// Numbers the folders of the photos appended since it last did.
+    private mutating func numberFolders() {
+        while folders.count < ids.count {
+            let folder = Self.folder(of: ids[folders.count])
+            if let known = folderNumbers[folder] {
+                folders.append(known)
+            } else {
+                let new = Int32(folderNames.count)
+                folderNames.append(folder)
+                folderNumbers[folder] = new
+                folders.append(new)
+            }
+        }
     }
 
     /// `a` and `b`, each in order, merged into one. O(a + b).
