@@ -26,6 +26,7 @@ extension GalleryModel {
     /// Waits until every header has been answered, then shows the layout
     /// with every size at once.
     package func settleShapes() async {
+        if library.headersComeCheap { shapeTracker.startReading(from: server) }
         await shapeTracker.waitUntilAllRead()
         applyDates(now: nil)
         applyShapes(now: nil)

@@ -91,8 +91,13 @@ package final class GalleryModel {
     /// The loader's configuration for `loading`: downloads that are not
     /// urgent are limited to 16 at once (the simulated server, like an
     /// HTTP/2 server, is bound by latency, not bandwidth).
-    package static func loaderConfiguration(for loading: Loading) -> ImageLoader.Configuration {
-        ImageLoader.Configuration(maximumConcurrentDownloads: 16,
+    ///
+    /// Photos on this device with no simulated latency (`local`) are read
+    /// 4 at a time instead: a read takes milliseconds, there is no latency
+    /// to hide, and each read holds a whole photo (10 MB and more) until a
+    /// decode takes it, so 4 keep memory flat however large the library.
+    package static func loaderConfiguration(for loading: Loading, local: Bool = false) -> ImageLoader.Configuration {
+        ImageLoader.Configuration(maximumConcurrentDownloads: local ? 4 : 16,
                                   ordering: loading == .arrivalOrder ? .arrival : .priority)
     }
 
@@ -110,7 +115,8 @@ package final class GalleryModel {
         self.loader = ImageLoader(source: server, decoder: PlatformImageDecoder(),
                                   memoryCache: MemoryImageCache(limits: .init(costLimit: Self.memoryCacheLimit)),
                                   diskCache: diskCache,
-                                  configuration: loaderConfiguration ?? Self.loaderConfiguration(for: loading))
+                                  configuration: loaderConfiguration ?? Self.loaderConfiguration(
+                                    for: loading, local: library.readsHeadersLocally && settings.latency == .none))
         self.pictures = CellPictures(loader: loader, source: server, fadeDuration: Self.fadeDuration)
         self.planner = LoadingPlanner(loader: loader, loading: loading)
         self.layout = Self.fallbackLayout
@@ -199,9 +205,10 @@ package final class GalleryModel {
             if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
         }
         shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
-        // A folder's headers are read as soon as the list arrives; a server's once a layout that needs
-        // them is shown (each is a request).
-        if library.headersComeCheap || settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+        // A layout that places photos by shape reads their headers at once; a folder's are read (with
+        // their dates) once the first screen is full (``startBackgroundReads()``); a server's only when
+        // such a layout is shown (each is a request).
+        if settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
         arrange()
         shapeTracker.noteLaidOut()
         relayout(keepingPlace: !wasEmpty, anchor: anchor)
@@ -214,6 +221,17 @@ package final class GalleryModel {
     package static let listingInterval: TimeInterval = 0.25
 
     // MARK: Photo shapes
+
+    /// Starts reading a folder's headers and dates once the first screen is
+    /// full: on two cores every read before then is taken from the decodes
+    /// the person is waiting for (at 100,000 photos the first screen came
+    /// 4 s later with the reads running from the start). Dates then
+    /// re-sort the photos with the one at the top kept in place.
+    func startBackgroundReads() {
+        guard !shapeTracker.isReading, library.headersComeCheap, timeline.shownCount > 0,
+              !cells.isEmpty, blankCellCount == 0 else { return }
+        shapeTracker.startReading(from: server)
+    }
 
     /// What is known of the photos' shapes, which quilt and waterfall place
     /// photos by; read in the background as the list arrives.
@@ -359,6 +377,7 @@ package final class GalleryModel {
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         pictures.stampArrivals(at: arrivalTime)
         applyListing(now: now)
+        startBackgroundReads()
         shapeTracker.takeArrivals(shown: shownPhotos)
         applyDates(now: now)
         applyShapes(now: now)
@@ -366,7 +385,8 @@ package final class GalleryModel {
 
         frames.frame(at: now, layout: layout, scrollOffset: scroll.position, viewportSize: viewportSize, into: &shown)
         let visibleRect = CGRect(origin: shown.offset, size: viewportSize)
-        if settings.layout.usesPhotoShapes {
+        // What is on screen is read first: its shapes (quilt, waterfall) and its dates.
+        if shapeTracker.isReading {
             let order = arrangement.order
             shapeTracker.prioritize(visibleItems: shown.items) { Int(order[$0]) }
         }

@@ -66,7 +66,8 @@ package enum LibraryLaunchBenchmark {
             if figures.firstScreen != nil, figures.everythingKnown != nil { break }
             if figures.listed != nil, model.photos.isEmpty { break }
         }
-        // What the launch read is in the index before the next launch starts.
+        // What the launch read and decoded is on disk (index, thumbnails) before the next launch starts.
+        await model.loader.waitUntilIdle()
         await library.indexWriter?.flushAndWait()
         figures.photos = model.photos.count
         figures.hitchMillisecondsPerSecond = session.whole.hitchRatio
