@@ -48,3 +48,50 @@ struct FolderCaptureDateTests {
         await #expect(throws: ImageSourceError.self) { try await source.headerAndCaptureDate(for: "f.jpg") }
     }
 }
+
+/// A folder reads headers and dates in batches, and the probe takes them so:
+/// every photo answered once, in batches, the same answers as one at a time.
+struct FolderBatchedHeaderTests {
+    @Test func batchesGiveWhatSingleReadsGive() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batched-headers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("a/b"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var ids: [ImageID] = []
+        for index in 0..<150 {
+            let name = index % 2 == 0 ? "a/b/p\(index).png" : "p\(index).png"
+            let pixels = [UInt8](repeating: UInt8(index % 256), count: 4 * (index % 7 + 1) * 3)
+            try TestImages.png(width: index % 7 + 1, height: 3, rgba: pixels).write(to: folder.appendingPathComponent(name))
+            ids.append(ImageID(name))
+        }
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("broken.png"))
+        ids.append("broken.png")
+        ids.append("missing.png")
+        let source = FolderImageSource(directory: folder)
+        #expect(source.headerBatchSize > 1)
+        let batched = await source.headersAndCaptureDates(for: ids)
+        #expect(batched.count == ids.count)
+        for (id, result) in zip(ids, batched) {
+            switch result {
+            case .success(let read):
+                let single = try await source.headerAndCaptureDate(for: id)
+                #expect(read.header == single.header && read.date == single.date, "\(id)")
+            case .failure(let error):
+                #expect(["broken.png", "missing.png"].contains(id.rawValue), "\(id): \(error)")
+            }
+        }
+        // The probe reads in batches: every photo answered once.
+        let probe = HeaderProbe(source: source, readingCaptureDates: true)
+        await probe.probe(ids)
+        await probe.waitUntilIdle()
+        var answered: [ImageID: Int] = [:]
+        var batches = 0
+        for await updates in probe.updates {
+            batches += 1
+            for update in updates { answered[update.id, default: 0] += 1 }
+            if answered.count == ids.count { break }
+        }
+        #expect(answered.count == ids.count && answered.values.allSatisfy { $0 == 1 })
+        #expect(batches < ids.count / 10)
+        #expect(await probe.knownCount == 150)
+    }
+}

@@ -54,6 +54,11 @@ package actor LibraryIndexWriter {
         }
     }
 
+    /// Files what was read of each of `reads` (``record(_:header:captureDate:)``).
+    package func record(_ reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)]) {
+        for read in reads { record(read.id, header: read.header, captureDate: read.date) }
+    }
+
     /// Writes every read gathered so far.
     package func flush() {
         flushScheduled = false
@@ -108,5 +113,18 @@ package struct IndexRecordingSource: ImageSource {
         let read = try await base.headerAndCaptureDate(for: id)
         await writer.record(id, header: read.header, captureDate: read.date)
         return read
+    }
+
+    package var headerBatchSize: Int { base.headerBatchSize }
+
+    package func headersAndCaptureDates(for ids: [ImageID]) async -> [Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError>] {
+        let results = await base.headersAndCaptureDates(for: ids)
+        var reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)] = []
+        reads.reserveCapacity(results.count)
+        for (id, result) in zip(ids, results) {
+            if case .success(let read) = result { reads.append((id, read.header, read.date)) }
+        }
+        await writer.record(reads)
+        return results
     }
 }

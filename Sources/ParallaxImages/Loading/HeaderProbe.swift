@@ -157,28 +157,28 @@ public actor HeaderProbe {
     // MARK: Reading
 
     private func pump() {
-        while reading.count < maximumConcurrentReads, queueStart < queue.count {
-            let id = queue[queueStart]
-            queueStart += 1
-            queued.remove(id)
-            guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { continue }
-            reading.insert(id)
-            let source = self.source, readsDates = readsCaptureDates
+        let batchSize = readsCaptureDates ? max(source.headerBatchSize, 1) : 1
+        while readingTasks < maximumConcurrentReads, queueStart < queue.count {
+            guard batchSize > 1 else {
+                pumpOne()
+                continue
+            }
+            // A batch of the next photos in the queue (what is on screen first), read in one go.
+            var ids: [ImageID] = []
+            while ids.count < batchSize, queueStart < queue.count {
+                let id = queue[queueStart]
+                queueStart += 1
+                queued.remove(id)
+                guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { continue }
+                reading.insert(id)
+                ids.append(id)
+            }
+            guard !ids.isEmpty else { continue }
+            readingTasks += 1
+            let source = self.source
             Task {
-                let result: Result<ImageHeader, ImageSourceError>
-                var date: CaptureDate?
-                do throws(ImageSourceError) {
-                    if readsDates {
-                        let read = try await source.headerAndCaptureDate(for: id)
-                        result = .success(read.header)
-                        date = read.date
-                    } else {
-                        result = .success(try await source.header(for: id))
-                    }
-                } catch {
-                    result = .failure(error)
-                }
-                self.finish(id, result, captureDate: date)
+                let results = await source.headersAndCaptureDates(for: ids)
+                self.finish(ids, results)
             }
         }
         // Drop the consumed part of the queue now and then, so it never grows without bound.
@@ -188,14 +188,71 @@ public actor HeaderProbe {
         }
     }
 
+    /// Reads under way (a batch counts once).
+    private var readingTasks = 0
+
+    /// Starts reading the next photo in the queue on its own.
+    private func pumpOne() {
+        let id = queue[queueStart]
+        queueStart += 1
+        queued.remove(id)
+        guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { return }
+        reading.insert(id)
+        readingTasks += 1
+        let source = self.source, readsDates = readsCaptureDates
+        Task {
+            let result: Result<ImageHeader, ImageSourceError>
+            var date: CaptureDate?
+            do throws(ImageSourceError) {
+                if readsDates {
+                    let read = try await source.headerAndCaptureDate(for: id)
+                    result = .success(read.header)
+                    date = read.date
+                } else {
+                    result = .success(try await source.header(for: id))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            self.finish(id, result, captureDate: date)
+        }
+    }
+
+    /// Files a batch read's answers and publishes them as one update.
+    private func finish(_ ids: [ImageID], _ results: [Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError>]) {
+        readingTasks -= 1
+        var updates: [Update] = []
+        updates.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() {
+            reading.remove(id)
+            let result = index < results.count ? results[index] : .failure(.unavailable("the source answered fewer photos than asked"))
+            switch result {
+            case .success(let read):
+                known[id] = read.header
+                updates.append(Update(id: id, result: .success(read.header), captureDate: read.date))
+            case .failure(let error):
+                failed[id] = error
+                updates.append(Update(id: id, result: .failure(error)))
+            }
+        }
+        continuation.yield(updates)
+        pump()
+        wakeIdleWaiters()
+    }
+
     private func finish(_ id: ImageID, _ result: Result<ImageHeader, ImageSourceError>, captureDate: CaptureDate?) {
         reading.remove(id)
+        readingTasks -= 1
         switch result {
         case .success(let header): known[id] = header
         case .failure(let error): failed[id] = error
         }
         continuation.yield([Update(id: id, result: result, captureDate: captureDate)])
         pump()
+        wakeIdleWaiters()
+    }
+
+    private func wakeIdleWaiters() {
         if reading.isEmpty, queueStart >= queue.count {
             let waiters = idleWaiters
             idleWaiters = []

@@ -99,6 +99,14 @@ public actor SimulatedImageServer: ImageSource {
         try await backing.headerAndCaptureDate(for: id)
     }
 
+    /// The backing source's batch size for header reads.
+    public nonisolated var headerBatchSize: Int { backing.headerBatchSize }
+
+    /// The backing source's headers and dates, read in one go (no delay).
+    public func headersAndCaptureDates(for ids: [ImageID]) async -> [Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError>] {
+        await backing.headersAndCaptureDates(for: ids)
+    }
+
     /// The backing source's listed headers, passed on as the list is.
     public func listedHeaders() async -> [ImageID: ImageHeader] { await backing.listedHeaders() }
 
