@@ -87,7 +87,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(
             name: "ParallaxLibraryIndex",
-            dependencies: ["CSQLite", .product(name: "ParallaxImages", package: "ParallaxKit")]
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux])), .product(name: "ParallaxImages", package: "ParallaxKit")]
         ),
         // A second process writing to one index, for the test that two
         // galleries on one index never corrupt it nor fail on its lock.

@@ -100,6 +100,7 @@ modules=(
   # The apps' package must build there too (their SDL code is compiled out); the two
   # command-line executables need swift-argument-parser and are not checked.
   "ParallaxDemo Apps/Sources/ParallaxDemo ParallaxApps"
+  "ParallaxLibraryIndex Apps/Sources/ParallaxLibraryIndex ParallaxApps"
   "ParallaxGallery Apps/Sources/ParallaxGallery ParallaxApps"
 )
 # Code that imports the modules and is only type-checked.

@@ -10,6 +10,7 @@ import Foundation
 /// where there is no `/proc`.
 enum ProcessAge {
     static func seconds() -> Double? {
+        #if os(Linux)
         guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         // Fields after the command name (which may hold spaces): state is field 3, starttime field 22.
@@ -19,5 +20,8 @@ enum ProcessAge {
         var now = timespec()
         guard hertz > 0, clock_gettime(CLOCK_BOOTTIME, &now) == 0 else { return nil }
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - ticks / hertz
+        #else
+        return nil
+        #endif
     }
 }

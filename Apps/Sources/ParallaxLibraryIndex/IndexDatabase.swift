@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+import SQLite3                              // Apple platforms ship SQLite
+#else
+import CSQLite                              // Debian's libsqlite3 (libsqlite3-dev)
+#endif
 import ParallaxImages
 
 /// The index's one connection to its file and the statements it runs,

@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+import SQLite3                              // Apple platforms ship SQLite
+#else
+import CSQLite                              // Debian's libsqlite3 (libsqlite3-dev)
+#endif
 
 /// What SQLite reported when a call failed: its (extended) result code and
 /// message.

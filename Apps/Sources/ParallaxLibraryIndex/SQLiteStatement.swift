@@ -1,4 +1,16 @@
-import CSQLite
+#if canImport(SQLite3)
+import SQLite3                              // Apple platforms ship SQLite
+#else
+import CSQLite                              // Debian's libsqlite3 (libsqlite3-dev)
+#endif
+
+#if canImport(SQLite3)
+/// SQLite's `SQLITE_TRANSIENT` (copy the bytes now), a macro Swift cannot
+/// import: the destructor value -1. On Linux the module map's shim returns it.
+private func pk_sqlite_transient() -> sqlite3_destructor_type {
+    unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+#endif
 
 /// A compiled statement: bound, stepped and reset again and again.
 ///
