@@ -123,13 +123,14 @@ check "harness: a benchmark no section claims is named and left out" \
     test "$(count 'Elsewhere/x/1 belongs to no section' "$dir/stderr")" -eq 1 -a "$(count 'Elsewhere' "$md")" -eq 0
 check "harness: no __pycache__ left beside the sources" test ! -e "$(dirname "$REPORT")/benchreport/__pycache__"
 
-# The targets: one file, every threshold read by one side (Python by name, Swift by its camel-case property).
+# The targets: one file, every threshold read by one side (Python by name: the sections in benchreport/
+# and the library benchmark's driver; Swift by its camel-case property).
 targets_read() {
     python3 - "$(dirname "$REPORT")" <<'PY'
 import json, pathlib, re, sys
 scripts = pathlib.Path(sys.argv[1])
 repository = scripts.parent
-python = "".join(path.read_text() for path in (scripts / "benchreport").glob("*.py"))
+python = "".join(path.read_text() for folder in ("benchreport", "library") for path in (scripts / folder).glob("*.py"))
 swift = (repository / "Apps/Sources/ParallaxGallery/BenchmarkTargets.swift").read_text()
 unread = []
 for section, values in json.loads((scripts / "benchreport/targets.json").read_text()).items():
