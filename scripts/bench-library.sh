@@ -25,5 +25,6 @@ gallery="$("$SWIFT" build --package-path Apps -c release --show-bin-path)/parall
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 /usr/bin/python3 scripts/library/bench-library.py "$gallery" "$trees" "${sizes[@]}" >"$out"
+cp "$out" "$REPO/.cache/library-benchmarks.md"          # kept, should the report refuse the section
 python3 scripts/bench-report.py section "$REPORT" library-benchmarks "$out" \
     --by scripts/library/bench-library.py --rerun scripts/bench-library.sh

@@ -62,6 +62,8 @@ def main():
                 shutil.rmtree(cache, ignore_errors=True)
         rows.append((size, firsts, seconds_))
 
+    print("## Library scale")
+    print()
     print("Launches of the gallery (`parallax-gallery library-launch`, release build, headless at 1280 × 800, "
           "the grid, newest first by month) on nested trees of hard links to the sample photos "
           "(`scripts/make-library-tree.sh`: year/month folders and a DCIM branch, about 200 photos a folder), "
