@@ -55,6 +55,8 @@ package final class GalleryModel {
     let shapeTracker = ShapeTracker()
     let listing = PhotoListing()
     private var lastListingApplied: TimeInterval?
+    /// Whether the first screen has been full once since the listing started.
+    private var firstScreenShown = false
     /// Photos were removed or their dates changed: arrange again at the next chance.
     var needsRearrange = false
     /// When dates last re-sorted the photos.
@@ -143,6 +145,7 @@ package final class GalleryModel {
         lastListingApplied = nil
         lastRearrange = nil
         needsRearrange = false
+        firstScreenShown = false
         arrange()
         relayout(keepingPlace: false)
         listing.start(library.listing(from: server))
@@ -161,8 +164,11 @@ package final class GalleryModel {
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
         if let now, let last = lastListingApplied, now - last < Self.listingInterval { return }
-        // Until a photo shows, one batch at a time: the first screen comes from the first batch alone.
-        let events = listing.takeArrivals(first: now != nil && timeline.shownCount == 0)
+        // Until the first screen is full, one batch at a time: it comes from the first batch alone, and
+        // the rest (an index's 100,000 records) wait until it shows.
+        let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
+        let events = listing.takeArrivals(first: now != nil && firstScreenPending && !firstScreenShown)
+        if !firstScreenPending { firstScreenShown = true }
         guard !events.isEmpty else { return }
         if let now { lastListingApplied = now }
         var found: [FoundPhoto] = []
