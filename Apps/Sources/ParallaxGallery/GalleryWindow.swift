@@ -316,7 +316,11 @@ package final class GalleryWindow {
             FileHandle.standardError.write(Data("parallax-gallery: no screenshot: \(error)\n".utf8))
             return
         }
+        // The top photo by position and by ID: dates read in the background re-sort the photos, which
+        // moves a photo's position, never the photo at the top of the screen.
+        let topPhoto = model.topItem.flatMap { model.photos.indices.contains($0) ? model.photos[$0].rawValue : nil }
         let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") "
+            + "top-photo: \(topPhoto?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "none") "
             + "layout: \(model.settings.layout.rawValue) moving: \(model.isMoving ? "yes" : "no")\n"
         FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }
