@@ -5,7 +5,9 @@
 //
 // lists COUNT photos named PREFIX-<n>.jpg in batches of 100, records
 // metadata for each batch, changes and deletes a few, and reads the whole
-// index after each batch; prints the index's count at the end. Any error
+// index after each batch; prints "committed" once the first batch is in
+// the file (a test waiting to kill it mid-write awaits that line) and the
+// index's count at the end. Any error
 // (a lock not granted, damage) goes to standard error with status 1.
 import Foundation
 import ParallaxImages
@@ -40,6 +42,9 @@ do {
             try await index.upsert([files[1]])
         }
         _ = try await index.records()
+        if start == 0 {
+            FileHandle.standardOutput.write(Data("committed\n".utf8))      // unbuffered: the test reads it now
+        }
     }
     print(try await index.count())
 } catch {

@@ -95,17 +95,27 @@ struct LibraryIndexConcurrencyTests {
         let process = Process()
         process.executableURL = executable
         process.arguments = [scratch.index.path, scratch.root.path, "killed", "1000000"]
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let exited = AsyncStream<Void> { continuation in
             process.terminationHandler = { _ in continuation.finish() }
         }
-        try process.run()
-        // Once it has written something (or given up), kill it where it stands.
-        let index = try scratch.open()
-        while process.isRunning, try await index.count() == 0 {
-            try await Task.sleep(for: .milliseconds(2))
+        // Its output, as an event: the first batch is committed (or it ended without one).
+        let committed = AsyncStream<Void> { continuation in
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty || String(decoding: data, as: UTF8.self).contains("committed") {
+                    handle.readabilityHandler = nil
+                    continuation.finish()
+                }
+            }
         }
+        try process.run()
+        // Once its first batch is committed (it says so), kill it where it stands, mid-write.
+        for await _ in committed {}
+        let index = try scratch.open()
+        #expect(try await index.count() > 0)
         kill(process.processIdentifier, SIGKILL)
         for await _ in exited {}
         #expect(process.terminationReason == .uncaughtSignal)
