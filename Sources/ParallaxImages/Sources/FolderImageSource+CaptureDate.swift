@@ -62,6 +62,38 @@ extension FolderImageSource {
     }
 
     static func readHeaderAndCaptureDate(at path: [CChar], id: ImageID) -> Result<(header: ImageHeader, date: CaptureDate), ImageSourceError> {
+        withRegularFile(at: path, id: id) { descriptor, status in
+            let size = Int(status.st_size)
+            // As the header alone is read: 64 KB, then up to 1 MB while the frame header lies further in.
+            var bytes = Data()
+            var header: ImageHeader?
+            for end in [64 << 10, 256 << 10, 1 << 20] where header == nil {
+                guard let more = readBytes(descriptor, at: bytes.count, count: min(end, size) - bytes.count) else {
+                    return .failure(.unreadable(id, "cannot be read"))
+                }
+                bytes.append(more)
+                do throws(ImageDecodingError) {
+                    header = try ImageHeader.read(from: bytes)
+                } catch {
+                    return .failure(.unreadable(id, "has no readable header: \(error)"))
+                }
+                if header == nil, bytes.count >= size { return .failure(.unreadable(id, "ends before its frame header (\(bytes.count) bytes)")) }
+            }
+            guard var header else { return .failure(.unreadable(id, "has no frame header in its first megabyte")) }
+            let (date, orientation) = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size)
+            // A WebP's EXIF chunk, after its image data, is read for the date: its orientation completes the header.
+            if header.format == .webp, let orientation { header.orientation = orientation }
+            return .success((header, date ?? modificationDate(status)))
+        }
+    }
+
+    /// Runs `body` with the open regular file at `path` and its status, or
+    /// says what the path is instead: missing, not a regular file (a pipe
+    /// is never opened, so it cannot block), or unreadable. The file is
+    /// closed after `body`.
+    private static func withRegularFile<Value>(
+        at path: [CChar], id: ImageID, _ body: (Int32, stat) -> Result<Value, ImageSourceError>
+    ) -> Result<Value, ImageSourceError> {
         let kind = FileKind(cPath: path)
         guard kind == .regular else {
             return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
@@ -73,27 +105,7 @@ extension FolderImageSource {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             return .failure(.unreadable(id, "is no longer a regular file"))
         }
-        let size = Int(status.st_size)
-        // As the header alone is read: 64 KB, then up to 1 MB while the frame header lies further in.
-        var bytes = Data()
-        var header: ImageHeader?
-        for end in [64 << 10, 256 << 10, 1 << 20] where header == nil {
-            guard let more = readBytes(descriptor, at: bytes.count, count: min(end, size) - bytes.count) else {
-                return .failure(.unreadable(id, "cannot be read"))
-            }
-            bytes.append(more)
-            do throws(ImageDecodingError) {
-                header = try ImageHeader.read(from: bytes)
-            } catch {
-                return .failure(.unreadable(id, "has no readable header: \(error)"))
-            }
-            if header == nil, bytes.count >= size { return .failure(.unreadable(id, "ends before its frame header (\(bytes.count) bytes)")) }
-        }
-        guard var header else { return .failure(.unreadable(id, "has no frame header in its first megabyte")) }
-        let (date, orientation) = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size)
-        // A WebP's EXIF chunk, after its image data, is read for the date: its orientation completes the header.
-        if header.format == .webp, let orientation { header.orientation = orientation }
-        return .success((header, date ?? modificationDate(status)))
+        return body(descriptor, status)
     }
 
     /// The file's modification time, the date of a photo whose metadata has none.
@@ -112,24 +124,15 @@ extension FolderImageSource {
     static let captureDateFirstRead = 64 << 10
 
     static func readCaptureDate(at path: [CChar], id: ImageID) -> Result<CaptureDate, ImageSourceError> {
-        let kind = FileKind(cPath: path)
-        guard kind == .regular else {
-            return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
+        withRegularFile(at: path, id: id) { descriptor, status in
+            let modified = modificationDate(status)
+            let size = Int(status.st_size)
+            guard let first = readBytes(descriptor, at: 0, count: min(size, captureDateFirstRead)) else {
+                return .failure(.unreadable(id, "cannot be read"))
+            }
+            guard let format = ImageFormat(sniffing: first) else { return .failure(.unreadable(id, "is not a photo this source reads")) }
+            return .success(captureDate(descriptor, format: format, firstBytes: first, fileSize: size).date ?? modified)
         }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable(id, "cannot be opened")) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(.unreadable(id, "is no longer a regular file"))
-        }
-        let modified = modificationDate(status)
-        let size = Int(status.st_size)
-        guard let first = readBytes(descriptor, at: 0, count: min(size, captureDateFirstRead)) else {
-            return .failure(.unreadable(id, "cannot be read"))
-        }
-        guard let format = ImageFormat(sniffing: first) else { return .failure(.unreadable(id, "is not a photo this source reads")) }
-        return .success(captureDate(descriptor, format: format, firstBytes: first, fileSize: size).date ?? modified)
     }
 
     /// The date in the metadata of the open file `descriptor` of `fileSize`
