@@ -66,18 +66,15 @@ extension GalleryModel {
 
     /// Files the capture dates read since the last frame and, when any moved
     /// a photo, arranges again: at most every ``GalleryModel/listingInterval``
-    /// (`now == nil`: at once), never mid-switch, mid-pinch or while the
-    /// scroll moves (the dates wait for it to rest), the photo at the top
-    /// kept in place.
+    /// (`now == nil`: at once), never mid-switch or mid-pinch, the photo at
+    /// the top kept in place, even mid-fling.
     func applyDates(now: TimeInterval?) {
         for arrival in shapeTracker.takeDates() {
             if timeline.recordCapture(FolderListing.wallClockSeconds(of: arrival.date), of: arrival.photo) {
                 needsRearrange = true
             }
         }
-        // Not while the photos move: a re-sort mid-fling keeps the top photo but changes every other tile
-        // on screen, which then has to load (a session over 100,000 photos saw 68 % of tiles blank).
-        guard needsRearrange, frames.isResting, now == nil || scroll.isAtRest else { return }
+        guard needsRearrange, frames.isResting else { return }
         if let now, let last = lastRearrange, now - last < Self.listingInterval { return }
         if let now { lastRearrange = now }
         needsRearrange = false
