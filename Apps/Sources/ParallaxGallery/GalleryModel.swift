@@ -317,6 +317,14 @@ package final class GalleryModel {
             scroll.jump(to: range.clamp(scroll.position))
             return
         }
+        // At the very top, untouched (a launch, the list still streaming in), the top of the list is the
+        // place kept: newer photos found later go above and show, rather than push the view down to the
+        // photo that happened to be found first.
+        if scroll.isAtRest, scroll.position <= scroll.bounds.lowerBound + 0.5 {
+            scroll.updateBounds(range, viewportExtent: viewportSize.height)
+            scroll.jump(to: range.lowerBound)
+            return
+        }
         // A fling or a drag goes on from the kept place: the content under it moved, the motion did not.
         let restored = anchor.map { PlaceKeeping.Anchor(index: ItemIndex(item: position(ofPhoto: $0.photo)), distance: $0.distance) }
         let offset = PlaceKeeping.contentOffset(restoring: restored, in: layout, viewport: viewport).y

@@ -321,7 +321,9 @@ package final class GalleryWindow {
         let topPhoto = model.topItem.flatMap { model.photos.indices.contains($0) ? model.photos[$0].rawValue : nil }
         let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") "
             + "top-photo: \(topPhoto?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "none") "
-            + "layout: \(model.settings.layout.rawValue) moving: \(model.isMoving ? "yes" : "no")\n"
+            + "layout: \(model.settings.layout.rawValue) "
+            + "reading: \(model.isListing || !model.allDatesRead ? "yes" : "no") "
+            + "moving: \(model.isMoving ? "yes" : "no")\n"
         FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }
 }
