@@ -53,7 +53,7 @@ swift_bin="$(swift build "${flags[@]}" --show-bin-path)"
 # time per target in half the wall time.
 fuzz() {
     local target="$1" binary="$2" log="$CACHE/$1.log"
-    if ASAN_OPTIONS=detect_leaks=1 "$binary" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
+    if ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$REPO/Fuzz/lsan-suppressions.txt" "$binary" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$CACHE/artifacts/$target-" \
         "$CACHE/$target" "$CACHE/seeds" >"$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$')
