@@ -62,7 +62,11 @@ package final class PhotoListing {
         task = Task.detached {
             for await event in events {
                 inbox.append(event)
-                if case .photos = event { continue }
+                // The listing goes on after photos found and photos gone; it ends when it finishes or fails.
+                switch event {
+                case .photos, .removed: continue
+                case .finished, .failed: break
+                }
                 break
             }
             inbox.finish()
@@ -75,12 +79,20 @@ package final class PhotoListing {
         task = nil
     }
 
-    /// Every event since the last call, oldest first; with `first`, only
-    /// the oldest one (the first screen is drawn from the first batch
-    /// alone, however many arrived meanwhile).
-    package func takeArrivals(first: Bool = false) -> [ListingEvent] {
-        inbox?.take(first: first) ?? []
+    /// The events since the last call, oldest first, as many as hold at
+    /// most `maximumPhotos` photos between them (a batch larger than that
+    /// is split, its rest left first in line), so no frame takes in an
+    /// index's 100,000 photos at once; with `first`, only the oldest one
+    /// (the first screen is drawn from the first batch alone, however many
+    /// arrived meanwhile).
+    ///
+    /// Complexity: O(events taken + photos split off).
+    package func takeArrivals(first: Bool = false, maximumPhotos: Int = .max) -> [ListingEvent] {
+        inbox?.take(first: first, maximumPhotos: maximumPhotos) ?? []
     }
+
+    /// Whether events wait to be taken.
+    package var hasArrivals: Bool { inbox?.hasEvents ?? false }
 
     /// Returns once the listing finished, failed or was stopped.
     package func waitUntilFinished() async {
@@ -117,12 +129,34 @@ private final class ListingInbox: @unchecked Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    func take(first: Bool) -> [ListingEvent] {
+    var hasEvents: Bool {
         lock.lock()
         defer { lock.unlock() }
-        if first, events.count > 1 { return [events.removeFirst()] }
-        let taken = events
-        events = []
+        return !events.isEmpty
+    }
+
+    func take(first: Bool, maximumPhotos: Int) -> [ListingEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        var taken: [ListingEvent] = [], room = max(maximumPhotos, 1), count = 0
+        while count < events.count, !first || count == 0 {
+            guard case .photos(let photos) = events[count] else {
+                count += 1
+                continue
+            }
+            if photos.count > room {
+                taken = Array(events[..<count])
+                taken.append(.photos(Array(photos[..<room])))
+                events[count] = .photos(Array(photos[room...]))
+                events.removeFirst(count)
+                return taken
+            }
+            room -= photos.count
+            count += 1
+            if room == 0 { break }
+        }
+        taken = Array(events[..<count])
+        events.removeFirst(count)
         return taken
     }
 

@@ -1,0 +1,88 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import ParallaxImages
+import Testing
+@testable import ParallaxGallery
+
+/// ``PhotoListing``: the listing's events taken a frame's worth at a time,
+/// against the events sent, over seeded random listings.
+@MainActor
+struct PhotoListingTests {
+    /// A listing whose events have all arrived.
+    func finishedListing(_ events: [ListingEvent]) async -> PhotoListing {
+        let listing = PhotoListing()
+        listing.start(AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            for event in events { continuation.yield(event) }
+            continuation.finish()
+        })
+        await listing.waitUntilFinished()
+        return listing
+    }
+
+    /// The events as text, one string per photo or other event, in order.
+    func flattened(_ events: [ListingEvent]) -> [String] {
+        events.flatMap { event -> [String] in
+            switch event {
+            case .photos(let photos): return photos.map(\.id.rawValue)
+            case .removed(let ids): return ["removed " + ids.map(\.rawValue).joined(separator: ",")]
+            case .finished: return ["finished"]
+            case .failed(let message): return ["failed " + message]
+            }
+        }
+    }
+
+    func photoCount(_ events: [ListingEvent]) -> Int {
+        events.reduce(0) { count, event in
+            if case .photos(let photos) = event { return count + photos.count }
+            return count
+        }
+    }
+
+    @Test func aFramesWorthIsTakenAtATimeInOrderAndNothingIsLostOrRepeated() async {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<200 {
+            var events: [ListingEvent] = [], number = 0
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                if Int.random(in: 0..<5, using: &generator) == 0 {
+                    events.append(.removed([ImageID("gone-\(number)")]))
+                    number += 1
+                } else {
+                    let count = Int.random(in: 0...40, using: &generator)
+                    events.append(.photos((0..<count).map { FoundPhoto(id: ImageID("p\(number + $0)")) }))
+                    number += count
+                }
+            }
+            events.append(.finished(FolderScan.Report()))
+            let listing = await finishedListing(events)
+            let maximum = Int.random(in: 1...30, using: &generator)
+            var taken: [ListingEvent] = []
+            while listing.hasArrivals {
+                let first = Bool.random(using: &generator)
+                let step = listing.takeArrivals(first: first, maximumPhotos: maximum)
+                #expect(!step.isEmpty, "events wait, yet none were taken")
+                #expect(photoCount(step) <= maximum)
+                if first { #expect(step.count == 1) }
+                taken += step
+            }
+            #expect(flattened(taken) == flattened(events))
+            #expect(listing.takeArrivals().isEmpty)
+        }
+    }
+
+    @Test func aLargeBatchIsSplitAndItsRestComesFirstNextTime() async {
+        let ids = (0..<10).map { ImageID("p\($0)") }
+        let listing = await finishedListing([
+            .photos(ids.prefix(3).map { FoundPhoto(id: $0) }),
+            .photos(ids[3..<8].map { FoundPhoto(id: $0) }),
+            .removed([ids[0]]),
+            .photos(ids[8...].map { FoundPhoto(id: $0) }),
+            .finished(FolderScan.Report()),
+        ])
+        #expect(flattened(listing.takeArrivals(maximumPhotos: 4)) == ["p0", "p1", "p2", "p3"])
+        #expect(flattened(listing.takeArrivals(maximumPhotos: 4)) == ["p4", "p5", "p6", "p7"])
+        #expect(flattened(listing.takeArrivals(maximumPhotos: 4)) == ["removed p0", "p8", "p9", "finished"])
+        #expect(!listing.hasArrivals)
+    }
+}
+#endif
