@@ -31,10 +31,15 @@ final class BlockingWorkQueue: @unchecked Sendable {
     static let decoding = BlockingWorkQueue(
         name: "ParallaxImages.decode", threadCount: ProcessInfo.processInfo.activeProcessorCount,
         lowersBackgroundPriority: true)
-    /// Blocking file reads and writes: two threads at normal priority for
-    /// both lanes (a read of a photo from the page cache takes about a
-    /// millisecond).
-    static let fileIO = BlockingWorkQueue(name: "ParallaxImages.io", threadCount: 2, lowersBackgroundPriority: false)
+    /// Blocking file reads and writes: two threads per lane, below the
+    /// render loop like the decoding queue's. A read of a photo from the
+    /// page cache takes about a millisecond, but the lanes also carry CPU
+    /// work: a disk-cache hit decodes its thumbnail, and a library's
+    /// background header and date reads parse metadata (inflating a PNG's
+    /// text chunks) for seconds on end. At normal priority that work took
+    /// the render loop's core in turns (a launch over 100,000 photos:
+    /// about 100 ms/s of late frames while the dates were read).
+    static let fileIO = BlockingWorkQueue(name: "ParallaxImages.io", threadCount: 2, lowersBackgroundPriority: true)
 
     /// How many pieces of work run at once in each lane.
     let threadCount: Int
