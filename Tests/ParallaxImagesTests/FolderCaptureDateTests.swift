@@ -95,3 +95,45 @@ struct FolderBatchedHeaderTests {
         #expect(await probe.knownCount == 150)
     }
 }
+
+/// A folder reads a little of each file first (``FolderImageSource/headerReadEnds``)
+/// and more only while the frame header lies further in: a header just
+/// before or just past each step is found by both reads, and one past the
+/// last step is refused by name.
+struct FolderHeaderStepTests {
+    @Test func framesHeadersOnEitherSideOfEveryReadStepAreFound() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("header-steps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ends = FolderImageSource.headerReadEnds
+        #expect(ends == ends.sorted() && ends.first == 16 << 10 && ends.last == 1 << 20)
+        // The frame header (about 20 bytes) then starts this far in: the metadata's size plus the SOI's 2 bytes
+        // and each 65,000-byte segment's 4-byte marker.
+        var cases: [(name: String, comment: Int, width: Int)] = [("none.jpg", 0, 7)]
+        for (step, end) in ends.dropLast().enumerated() {
+            cases.append(("before-\(step).jpg", end - 400, 10 + step))
+            cases.append(("after-\(step).jpg", end + 400, 20 + step))
+        }
+        for photo in cases {
+            try jpegWithMetadata(width: photo.width, height: 5, comment: photo.comment).write(to: folder.appendingPathComponent(photo.name))
+        }
+        try jpegWithMetadata(width: 9, height: 5, comment: ends.last! + 400).write(to: folder.appendingPathComponent("too-far.jpg"))
+        let source = FolderImageSource(directory: folder)
+        for photo in cases {
+            let header = try await source.header(for: ImageID(photo.name))
+            #expect(header.width == photo.width && header.height == 5, "\(photo.name)")
+            let withDate = try await source.headerAndCaptureDate(for: ImageID(photo.name))
+            #expect(withDate.header == header, "\(photo.name)")
+        }
+        for read in [{ try await source.header(for: "too-far.jpg") },
+                     { try await source.headerAndCaptureDate(for: "too-far.jpg").header }] as [() async throws -> ImageHeader] {
+            do {
+                _ = try await read()
+                Issue.record("a frame header past the first megabyte was read")
+            } catch {
+                guard case .unreadable(_, let reason) = error as? ImageSourceError else { Issue.record("\(error)"); continue }
+                #expect(reason.contains("first megabyte"), "\(reason)")
+            }
+        }
+    }
+}

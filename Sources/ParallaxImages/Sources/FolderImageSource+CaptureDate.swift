@@ -64,14 +64,15 @@ extension FolderImageSource {
     static func readHeaderAndCaptureDate(at path: [CChar], id: ImageID) -> Result<(header: ImageHeader, date: CaptureDate), ImageSourceError> {
         withRegularFile(at: path, id: id) { descriptor, status in
             let size = Int(status.st_size)
-            // As the header alone is read: 64 KB, then up to 1 MB while the frame header lies further in.
+            // As the header alone is read (``headerReadEnds``): the first bytes, then more while the frame
+            // header lies further in.
             var bytes = Data()
             var header: ImageHeader?
-            for end in [64 << 10, 256 << 10, 1 << 20] where header == nil {
+            for end in headerReadEnds where header == nil {
                 guard let more = readBytes(descriptor, at: bytes.count, count: min(end, size) - bytes.count) else {
                     return .failure(.unreadable(id, "cannot be read"))
                 }
-                bytes.append(more)
+                if bytes.isEmpty { bytes = more } else { bytes.append(more) }
                 do throws(ImageDecodingError) {
                     header = try ImageHeader.read(from: bytes)
                 } catch {
