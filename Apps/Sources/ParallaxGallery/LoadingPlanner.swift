@@ -66,6 +66,10 @@ package final class LoadingPlanner {
         }
     }
 
+    /// The ranges the last viewport plan was made with (`nil` for the
+    /// arrival-order baseline, which plans nothing).
+    package var plannedRanges: LoadingRanges? { viewport?.ranges }
+
     /// The priority to ask for `item`'s picture with.
     package func priority(for item: Int) -> LoadPriority {
         viewport?.priority(for: ItemIndex(item: item)) ?? .visible
@@ -74,10 +78,19 @@ package final class LoadingPlanner {
     /// Plans the resting `layout`'s ranges around `visibleRect` for the
     /// scroll's `motion`, when anything they depend on changed.
     /// `thumbnail` gives an item's thumbnail at a frame of `layout`.
+    ///
+    /// While the order is `provisional` (dates still being read, which will
+    /// move most photos), it plans half a screen ahead and none behind
+    /// instead of the full ranges: photos prefetched further ahead would
+    /// mostly be somewhere else by the time they are reached, and their
+    /// decodes would take the cores from the reads (a first launch over
+    /// 100,000 photos spent more CPU on such prefetches than on the reads).
     package func planViewport(layout: AnyItemLayout, visibleRect: CGRect, motion: ScrollMotion, inputs: Inputs,
-                              thumbnail: (Int, CGRect) -> ThumbnailKey?) {
-        guard let viewport else { return }
+                              provisional: Bool = false, thumbnail: (Int, CGRect) -> ThumbnailKey?) {
+        guard let viewport, case .followsViewport(let full) = loading else { return }
         plannedPinchPair = nil
+        let ranges = provisional ? Self.provisionalRanges(of: full) : full
+        if viewport.ranges != ranges { viewport.ranges = ranges }
         if inputs != plannedInputs {
             plannedInputs = inputs
             viewport.invalidate()
@@ -85,6 +98,12 @@ package final class LoadingPlanner {
         viewport.update(layout: layout, visibleRect: visibleRect, motion: motion) { index, frame in
             thumbnail(index.item, frame)
         }
+    }
+
+    /// The ranges planned while the order is provisional: `full`'s, with
+    /// at most half a screen ahead and nothing behind.
+    static func provisionalRanges(of full: LoadingRanges) -> LoadingRanges {
+        LoadingRanges(ahead: min(full.ahead, 0.5), behind: 0, maximumItems: full.maximumItems)
     }
 
     /// Hands the loader, once per pair of column counts a pinch shows, the

@@ -115,7 +115,19 @@ package struct PhotoTimeline: Sendable {
     /// Adds `photos` after those already here, each with its file's
     /// modification time (wall-clock seconds) if known, numbered from
     /// ``count`` on.
-    package mutating func append(_ photos: some Sequence<(id: ImageID, fileTime: Int64?)>) {
+    package mutating func append(_ photos: some Collection<(id: ImageID, fileTime: Int64?)>) {
+        // Room made once for the whole batch (an index's 100,000 photos arrive in one), growing at least
+        // twofold, so batch after batch stays amortized O(1) a photo.
+        let total = ids.count + photos.count
+        if total > ids.capacity {
+            let room = max(total, ids.capacity * 2)
+            numbers.reserveCapacity(room)
+            ids.reserveCapacity(room)
+            times.reserveCapacity(room)
+            sources.reserveCapacity(room)
+            removed.reserveCapacity(room)
+            isMoved.reserveCapacity(room)
+        }
         for photo in photos {
             let number = Int32(ids.count)
             numbers[photo.id] = number

@@ -35,8 +35,16 @@ package final class ShapeTracker {
 
     private var probe: HeaderProbe?
     private var inbox: ShapeInbox?
-    /// Photo positions by id, to file the probe's answers.
-    private var itemsByID: [ImageID: Int] = [:]
+    /// The number of the photo listed under an ID, to file the probe's
+    /// answers: the timeline's (``PhotoTimeline/number(of:)``), the one
+    /// index of IDs (a second one here cost a launch over 100,000 photos
+    /// 30 ms of the frame loop to fill).
+    private let photoNumber: @MainActor (ImageID) -> Int?
+
+    /// A tracker filing answers under `photoNumber`'s numbers.
+    package init(photoNumber: @escaping @MainActor (ImageID) -> Int?) {
+        self.photoNumber = photoNumber
+    }
     /// The ids in list order, for the probe and its priorities.
     private var photos: [ImageID] = []
     /// Sizes arrived that the layout does not show yet.
@@ -46,8 +54,6 @@ package final class ShapeTracker {
     private var lastRelayout: TimeInterval = -.infinity
     /// The first visible item the probe was last told to read first.
     private var prioritizedTop: Int?
-
-    package init() {}
 
     /// Whether the probe has been started for the current list.
     package var isReading: Bool { probe != nil }
@@ -74,7 +80,6 @@ package final class ShapeTracker {
     /// one is dropped, and the photo's ID may be appended again, as a new photo.
     package func forgetPhotos(_ numbers: [Int]) {
         for number in numbers where number < photos.count {
-            if itemsByID[photos[number]] == number { itemsByID[photos[number]] = nil }
             if shapes.size(of: number) == nil, !unreadable.contains(number) { forgotten.insert(number) }
         }
     }
@@ -90,7 +95,6 @@ package final class ShapeTracker {
         changed = false
         visibleShapeArrived = false
         prioritizedTop = nil
-        itemsByID = [:]
         append(photos)
     }
 
@@ -101,11 +105,11 @@ package final class ShapeTracker {
         let first = self.photos.count
         self.photos += photos
         shapes.append(count: photos.count)
-        itemsByID.reserveCapacity(self.photos.count)
         var unknown: [ImageID] = []
         for (offset, id) in photos.enumerated() {
-            // Ids are unique in every source here; a repeated one keeps the first position's shape.
-            if itemsByID[id] == nil { itemsByID[id] = first + offset } else { continue }
+            // IDs are unique in every source here; of a repeated one, only the position its ID is listed
+            // under is read (the probe answers an ID once).
+            guard photoNumber(id) == first + offset else { continue }
             if offset < knownHeaders.count, let header = knownHeaders[offset] {
                 if shapes.record(width: header.width, height: header.height, at: first + offset) { changed = true }
             } else {
@@ -151,7 +155,9 @@ package final class ShapeTracker {
     package func takeArrivals(shown: Set<Int>) {
         guard let inbox else { return }
         for update in inbox.takeAll() {
-            guard let item = itemsByID[update.id] else { continue }
+            // The answer is for the photo listed under its ID now (not one removed since).
+            guard let item = photoNumber(update.id), item < photos.count, photos[item] == update.id,
+                  !forgotten.contains(item) else { continue }
             if let date = update.captureDate { arrivedDates.append((item, date)) }
             switch update.result {
             case .success(let header):

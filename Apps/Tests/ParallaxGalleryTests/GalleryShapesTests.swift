@@ -2,6 +2,7 @@
 #if canImport(CSDL2)
 import Foundation
 import ParallaxCore
+import ParallaxHosting
 import ParallaxImages
 import ParallaxLayout
 import Testing
@@ -248,6 +249,33 @@ struct GalleryShapesTests {
         model.switchLayout(to: .waterfall, now: 0)
         await model.settleShapes()
         #expect(await gate.reads == 30 && model.allShapesRead)
+    }
+
+    /// While a folder's dates are read, photos sorted by date are in a
+    /// provisional order: the loader is given half a screen ahead and none
+    /// behind, not the full ranges, whose photos would mostly move before
+    /// they are reached. Sorted by name, or once every date is read, the
+    /// full ranges are planned.
+    @Test func aProvisionalOrderIsPrefetchedOnlyJustAhead() async throws {
+        let gate = HeaderGate()
+        let model = await model(.grid, gate: gate)
+        let full = LoadingRanges(), provisional = LoadingPlanner.provisionalRanges(of: full)
+        #expect(provisional.ahead == 0.5 && provisional.behind == 0 && provisional.maximumItems == full.maximumItems)
+        await model.settle(at: 0)
+        model.update(now: 0.1)                                   // the first screen is full: the reads start
+        #expect(model.isOrderProvisional)
+        model.update(now: 0.2)
+        #expect(model.planner.plannedRanges == provisional)
+        model.setSort(.name)
+        model.update(now: 0.3)
+        #expect(!model.isOrderProvisional && model.planner.plannedRanges == full, "a name does not move")
+        model.setSort(.newestFirst)
+        model.update(now: 0.4)
+        #expect(model.planner.plannedRanges == provisional)
+        await gate.open()
+        await model.settleShapes()
+        model.update(now: 0.5)
+        #expect(model.allDatesRead && model.planner.plannedRanges == full)
     }
 }
 #endif

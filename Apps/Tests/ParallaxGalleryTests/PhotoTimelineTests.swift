@@ -294,6 +294,55 @@ struct GalleryTimelineTests {
 @Suite("Gallery listing")
 @MainActor
 struct GalleryListingTests {
+    /// An index's records: an empty batch, the first screen's photos, then
+    /// a backlog larger than a frame may take. The first photos show on the
+    /// next frame (an empty batch once kept them waiting a whole listing
+    /// interval), and the backlog is taken a frame's worth at a time on
+    /// consecutive frames, never all in one.
+    @Test func theFirstPhotosShowAtOnceAndABacklogIsTakenAFrameAtATime() async throws {
+        let shown = 40
+        let images = (0..<shown).map { index in
+            (ImageID(String(format: "2025/IMG_%04d.png", index)), SyntheticPhotos.rowPattern(tag: UInt8(index), width: 40, height: 30))
+        }
+        let backlog = GalleryModel.photosPerFrame * 2 + 100
+        var continuation: AsyncStream<ListingEvent>.Continuation?
+        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let feed = try #require(continuation)
+        var library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "indexed",
+                                   readsHeadersLocally: true)
+        library.makeListing = { _ in events }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
+        model.startListing()
+        feed.yield(.photos([]))
+        feed.yield(.photos(images.enumerated().map { FoundPhoto(id: $1.0, fileTime: 1_800_000_000 - Int64($0) * 60) }))
+        feed.yield(.photos((0..<backlog).map { FoundPhoto(id: ImageID("2001/IMG_\($0).png"), fileTime: 1_000_000_000 - Int64($0)) }))
+        feed.yield(.finished(FolderScan.Report()))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        let frame = 1.0 / 60
+        model.update(now: 0)
+        #expect(model.photos.isEmpty, "the empty batch")
+        model.update(now: frame)
+        #expect(model.photos.count == shown, "the first photos, one frame later")
+        await model.settle(at: frame)
+        #expect(model.blankCellCount == 0 && !model.cells.isEmpty)
+        var frames = 1, previous = model.photos.count
+        while previous < shown + backlog {
+            frames += 1
+            model.update(now: Double(frames) * frame)
+            let taken = model.photos.count - previous
+            #expect(taken > 0, "frame \(frames) took nothing with \(shown + backlog - previous) photos waiting")
+            #expect(taken <= GalleryModel.photosPerFrame)
+            previous = model.photos.count
+            if taken == 0 { break }
+        }
+        #expect(model.photos.count == shown + backlog)
+        #expect(model.photos.prefix(shown) == images.map(\.0)[...], "the newest photos stay first")
+        #expect(model.topItem == 0)
+    }
+
     @Test func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays() async throws {
         let count = 900
         let images = (0..<count).map { index in
