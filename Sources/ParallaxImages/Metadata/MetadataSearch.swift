@@ -147,15 +147,19 @@ struct MetadataSearch {
                 if missing != nil { return }
                 continue
             }
-            guard let content = text.content ?? PNGTextChunks.content(type: text.type, head: view),
-                  wants(content == .exif ? .exifOriginal : .xmpOriginal),
-                  let payload = PNGTextChunks.payload(type: text.type, data: view) else { continue }
-            payload.withUnsafeBufferPointer { buffer in
-                let bytes = ByteView(buffer)
-                switch content {
-                case .exif: if let tiff = TIFFMetadata(bytes, range: 0..<buffer.count) { offer(tiff) }
-                case .xmp: offer(XMPDates.best(in: bytes))
+            guard let content = text.content ?? PNGTextChunks.content(type: text.type, head: view) else { continue }
+            let source: CaptureDate.Source = content == .exif ? .exifOriginal : .xmpOriginal
+            // The chunk's first part, then (no date in it, and more to read) the whole of it.
+            for limit in [PNGTextChunks.quickLimit, PNGTextChunks.limit] where wants(source) {
+                guard let (payload, isWhole) = PNGTextChunks.payload(type: text.type, data: view, limit: limit) else { break }
+                payload.withUnsafeBufferPointer { buffer in
+                    let bytes = ByteView(buffer)
+                    switch content {
+                    case .exif: if let tiff = TIFFMetadata(bytes, range: 0..<buffer.count) { offer(tiff) }
+                    case .xmp: offer(XMPDates.best(in: bytes))
+                    }
                 }
+                if isWhole { break }                                // there is no more to read
             }
         }
         if missing == nil { offer(chunks.modified) }

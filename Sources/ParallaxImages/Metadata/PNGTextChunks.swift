@@ -15,6 +15,12 @@ enum PNGTextChunks {
 
     /// The most bytes decompressed or decoded from one chunk.
     static let limit = 256 << 10
+    /// The bytes decoded from a chunk first: a camera's dates lie in the
+    /// first kilobyte or two of its Exif (IFD0 and the Exif IFD come before
+    /// maker notes and thumbnails), so most of a raw profile (ImageMagick's
+    /// 15-50 KB of hexadecimal in the sample photos) is never inflated; the
+    /// rest is read only when the first part held no date.
+    static let quickLimit = 8 << 10
 
     /// What the `tEXt`, `zTXt` or `iTXt` chunk of `type` whose data starts
     /// with `head` holds, if it is metadata this reader reads.
@@ -37,8 +43,9 @@ enum PNGTextChunks {
     }
 
     /// The bytes a text chunk's `data` holds for `type`: decompressed, and
-    /// a raw profile's hexadecimal decoded (its EXIF without `Exif\0\0`).
-    static func payload(type: Int, data: ByteView) -> [UInt8]? {
+    /// a raw profile's hexadecimal decoded (its EXIF without `Exif\0\0`),
+    /// at most `limit` of them, and whether that is all there is.
+    static func payload(type: Int, data: ByteView, limit: Int = limit) -> (bytes: [UInt8], isWhole: Bool)? {
         let bytes = data.bytes
         guard let keywordEnd = bytes.prefix(80).firstIndex(of: 0) else { return nil }
         var at = keywordEnd + 1
@@ -60,18 +67,19 @@ enum PNGTextChunks {
                 at = zero + 1
             }
             if compressed {
-                return Inflater.inflate(zlib: UnsafeBufferPointer(rebasing: bytes[at...]), limit: limit)
+                return Inflater.inflate(zlib: UnsafeBufferPointer(rebasing: bytes[at...]), limit: limit).map { ($0, $0.count < limit) }
             }
-            return Array(bytes[at..<min(bytes.count, at + limit)])
+            return (Array(bytes[at..<min(bytes.count, at + limit)]), bytes.count - at <= limit)
         default:
             return nil
         }
-        return rawProfile(text)
+        return rawProfile(text, limit: limit)
     }
 
     /// The bytes of an ImageMagick raw profile: `"\nexif\n    5730\n4578…"`,
     /// hexadecimal after the length line, whitespace ignored.
-    static func rawProfile(_ text: [UInt8]) -> [UInt8]? {
+    /// At most `limit` bytes, and whether they are all the length line declares.
+    static func rawProfile(_ text: [UInt8], limit: Int = limit) -> (bytes: [UInt8], isWhole: Bool)? {
         var index = 0
         // Skip the blank first line and the profile name.
         var newlines = 0
@@ -111,6 +119,6 @@ enum PNGTextChunks {
             }
         }
         if bytes.starts(with: Array("Exif\0\0".utf8)) { bytes.removeFirst(6) }
-        return bytes
+        return (bytes, length <= limit)
     }
 }
