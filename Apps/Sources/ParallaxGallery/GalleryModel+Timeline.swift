@@ -46,8 +46,6 @@ extension GalleryModel {
     func arrange() {
         arrangement = timeline.arrange(sort: settings.sort, grouping: settings.grouping)
         positions = arrangement.positions(count: timeline.count)
-        let ids = timeline.ids
-        photos = arrangement.order.map { ids[Int($0)] }
     }
 
     /// Arranges again and rebuilds the layout, the photo at the top kept in

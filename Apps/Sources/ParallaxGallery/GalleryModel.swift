@@ -40,7 +40,7 @@ package final class GalleryModel {
     package internal(set) var settings: GallerySettings
     package private(set) var viewportSize: CGSize
     /// The photos in the order shown (``arrangement``): `photos[item]`.
-    package internal(set) var photos: [ImageID] = []
+    package var photos: ArrangedPhotos { ArrangedPhotos(order: arrangement.order, ids: timeline.ids) }
     /// The layout shown at rest (``GalleryLayouts``).
     package private(set) var layout: AnyItemLayout
     package internal(set) var scroll: ScrollSimulation
@@ -229,10 +229,11 @@ package final class GalleryModel {
     /// photos re-lays out a few times a second, not every frame.
     package static let listingInterval: TimeInterval = 0.25
 
-    /// The most photos a frame takes in from the listing: about 5 ms of
-    /// filing and arranging on a 2-core machine at 100,000 photos (an
-    /// index's records all at once took 120 ms: seven frames missed).
-    package static let photosPerFrame = 8192
+    /// The most photos a frame takes in from the listing: a few
+    /// milliseconds of filing and arranging on a 2-core machine at 100,000
+    /// photos (an index's records all at once took 120 ms: seven frames
+    /// missed; 8,192 at a time still 10-20 ms).
+    package static let photosPerFrame = 4096
 
     // MARK: Photo shapes
 
@@ -432,6 +433,7 @@ package final class GalleryModel {
     /// ``cells`` keeps its storage from frame to frame.
     private func fillCells(from frame: ShownFrame, placer: ParallaxScroller.Placer, now: TimeInterval) {
         cells.removeAll(keepingCapacity: true)
+        let photos = self.photos
         for (item, itemFrame) in frame.items where item < photos.count {
             let placement = placer.placement(forItemFrame: itemFrame)
             let id = photos[item]
