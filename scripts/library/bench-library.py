@@ -69,7 +69,8 @@ def main():
           "(`scripts/make-library-tree.sh`: year/month folders and a DCIM branch, about 200 photos a folder), "
           "warm page cache. Times are seconds since the process started (loading the program included), "
           "medians of three fresh processes; *second launch* reuses the thumbnail cache and library index "
-          "its first launch left.")
+          "its first launch left. Hitches are the frames' lateness from the second frame on (the first has no "
+          "frame before it to be late after; its time is part of the first screen's), until everything is known.")
     print()
     print("| photos | launch | first screen full | every date and shape known | hitches | peak memory |")
     print("| ---: | --- | ---: | ---: | ---: | ---: |")

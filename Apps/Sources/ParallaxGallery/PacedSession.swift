@@ -19,6 +19,9 @@ struct PacedSession {
     let start: ContinuousClock.Instant
     var due: ContinuousClock.Instant
     var whole = ScrollingQuality()
+    /// Every frame but the first: a launch's hitches (the first frame has
+    /// no frame before it to be late after; its time is the launch's).
+    var afterFirst = ScrollingQuality()
     var flings: [Int: ScrollingQuality] = [:]
     var fills: [SessionBenchmark.Fill] = []
     var workTimes: [Double] = []
@@ -56,6 +59,10 @@ struct PacedSession {
         let visible = model.cells.count, blank = model.blankCellCount, moving = !model.scroll.isAtRest
         whole.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
                      interval: interval)
+        if workTimes.count > 1 {                        // this frame's work is in already
+            afterFirst.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
+                              interval: interval)
+        }
         if isPinching {
             pinching.record(visible: visible, blank: blank, isMoving: true, frameTime: frameTime, interval: interval)
             pinchWorkTimes.append(seconds(finished - began))
