@@ -95,13 +95,19 @@ public final class DiskImageCache: Sendable {
     /// says so once, since the thumbnails it makes will not be kept.
     public let isReadOnly: Bool
     private let writer: FileWriter
+    /// The recount of the folder (and eviction down to the limit) that
+    /// opening it starts on an I/O thread; every write and count waits for
+    /// it, reads do not.
+    private let opening: Task<Void, Never>?
 
     /// Opens (creating if needed) a cache in `directory` of at most
     /// `sizeLimit` bytes (default 150 MB, Nuke's), evicting down to the
     /// limit if the folder holds more.
     ///
-    /// Opening takes the folder's lock on the calling thread (the only
-    /// blocking step not on the I/O threads): open caches at start-up.
+    /// The caller's thread only checks the folder and makes its lock file;
+    /// the recount of the entries and the eviction run on an I/O thread
+    /// (a stat per entry: thousands of them took a launch's first 20 ms),
+    /// and writes and counts wait for them. Reads are served at once.
     /// - Throws: ``CacheError/unusableDirectory(_:)`` if the folder cannot
     ///   be created, is a file, or its lock file cannot be made.
     public convenience init(directory: URL, sizeLimit: Int = 150 * 1_048_576, format: ThumbnailEntryFormat = .default) throws(CacheError) {
@@ -127,10 +133,20 @@ public final class DiskImageCache: Sendable {
             }
         }
         isReadOnly = !Self.canCreateFiles(in: directory)
-        let folder = Folder(directory: directory, limit: self.sizeLimit, writer: writer)
         // Read-only, there is nothing to recount into (the ledger cannot be written) and nothing to evict.
-        guard isReadOnly || folder.withLock({ folder.recount(evicting: true) }) != nil else {
-            throw .unusableDirectory("cannot lock \(directory.appendingPathComponent(Self.lockName).path): \(String(cString: strerror(errno)))")
+        guard !isReadOnly else {
+            opening = nil
+            return
+        }
+        let lockPath = directory.appendingPathComponent(Self.lockName).path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .unusableDirectory("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        let folder = Folder(directory: directory, limit: self.sizeLimit, writer: writer)
+        opening = Task {
+            await BlockingWorkQueue.fileIO.run(urgent: false) { _ = folder.withLock { folder.recount(evicting: true) } }
         }
     }
 
@@ -188,6 +204,7 @@ public final class DiskImageCache: Sendable {
     /// ``removeAll()`` has not run since that generation was read (a late
     /// write must not refill an erased cache).
     public func store(_ image: PixelImage, for key: ThumbnailKey, fingerprint: String = "", generation expected: Int? = nil) async {
+        await opening?.value
         let started = expected ?? generation
         guard started == generation, !isReadOnly else { return }
         let folder = self.folder, name = Self.fileName(for: key), erasures = self.erasures, format = self.format
@@ -211,6 +228,7 @@ public final class DiskImageCache: Sendable {
     /// Removes every entry (those other processes wrote included).
     public func removeAll() async {
         erasures.withLock { $0 += 1 }
+        await opening?.value
         let folder = self.folder
         await BlockingWorkQueue.fileIO.run {
             _ = folder.withLock {
@@ -223,6 +241,7 @@ public final class DiskImageCache: Sendable {
     /// The bytes the entries take (counted from the folder).
     public var byteCount: Int {
         get async {
+            await opening?.value
             let folder = self.folder
             return await BlockingWorkQueue.fileIO.run { folder.entries().reduce(0) { $0 + $1.size } }
         }
@@ -231,6 +250,7 @@ public final class DiskImageCache: Sendable {
     /// The number of entries (counted from the folder).
     public var count: Int {
         get async {
+            await opening?.value
             let folder = self.folder
             return await BlockingWorkQueue.fileIO.run { folder.entries().count }
         }
