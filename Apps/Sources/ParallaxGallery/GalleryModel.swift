@@ -157,23 +157,21 @@ package final class GalleryModel {
     /// Whether photos are still being found.
     package var isListing: Bool { listing.isListing }
 
-    /// Takes the photos found since it last did, at most every
-    /// ``listingInterval`` after the first batch (`now == nil`: at once),
-    /// and shows them with the photo at the top kept in place. Not mid-switch
-    /// or mid-pinch: they wait for the next frame at rest.
+    /// Takes in the photos found since the last frame and shows them, the
+    /// photo at the top kept in place. Until the first screen is full, one
+    /// batch a frame, shown at once (`now == nil`: everything, at once).
+    /// After that, up to ``photosPerFrame`` photos a frame are filed
+    /// (O(photos taken)), and shown (arranged and laid out again, O(all
+    /// photos)) at most every ``listingInterval``, so a walk or an index of
+    /// 100,000 photos pays the O(n) arrangement a few times a second, not
+    /// every frame. Not mid-switch or mid-pinch: the photos wait for the
+    /// next frame at rest.
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
-        // Until the first screen is full, one batch at a time, each as soon as it arrives: the first
-        // screen comes from the first batch alone, and the rest (an index's 100,000 records) wait until
-        // it shows. After that, what arrived is taken together, at most every interval.
         let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
         if !firstScreenPending { firstScreenShown = true }
-        if firstScreenShown, let now, let last = lastListingApplied, now - last < Self.listingInterval { return }
         let events = listing.takeArrivals(first: now != nil && !firstScreenShown,
                                           maximumPhotos: now == nil ? .max : Self.photosPerFrame)
-        guard !events.isEmpty else { return }
-        // A backlog (an index's records) goes on being taken on the next frames, a frame's worth each.
-        if let now { lastListingApplied = listing.hasArrivals ? nil : now }
         var found: [FoundPhoto] = []
         for event in events {
             switch event {
@@ -181,7 +179,7 @@ package final class GalleryModel {
                 found += photos
             case .removed(let ids):
                 // Photos found earlier in this frame's events come before the removal.
-                if !found.isEmpty { show(found) }
+                file(found)
                 found = []
                 let gone = timeline.remove(ids)
                 shapeTracker.forgetPhotos(gone)
@@ -195,19 +193,25 @@ package final class GalleryModel {
                 status = "The photos could not be listed: \(message)"
             }
         }
-        if !found.isEmpty { show(found) }
-        if needsRearrange {
-            needsRearrange = false
-            rearrange()
+        file(found)
+        var isDue = true                                  // at once: no frame time, the first screen, the end
+        if let now, firstScreenShown, listingSummary == nil, let last = lastListingApplied {
+            isDue = now - last >= Self.listingInterval
+        }
+        if isDue, filedUnshown || needsRearrange {
+            if let now { lastListingApplied = now }
+            showFiled()
         }
         if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
     }
 
-    /// Adds photos the listing found and shows them, the photo at the top
-    /// kept in place.
-    private func show(_ found: [FoundPhoto]) {
-        let wasEmpty = timeline.shownCount == 0
-        let anchor = topAnchor
+    /// Photos were filed since the last arrangement.
+    var filedUnshown = false
+
+    /// Adds photos the listing found to the timeline and the shape tracker,
+    /// without showing them yet (``showFiled()``). O(found).
+    private func file(_ found: [FoundPhoto]) {
+        guard !found.isEmpty else { return }
         let first = timeline.count
         timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
         for (offset, photo) in found.enumerated() {
@@ -218,6 +222,14 @@ package final class GalleryModel {
         // their dates) once the first screen is full (``startBackgroundReads()``); a server's only when
         // such a layout is shown (each is a request).
         if settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+        filedUnshown = true
+    }
+
+    /// Shows the photos filed and the dates and removals since the last
+    /// arrangement, the photo at the top kept in place. O(photos).
+    private func showFiled() {
+        let wasEmpty = arrangement.order.isEmpty
+        let anchor = topAnchor
         arrange()
         shapeTracker.noteLaidOut()
         relayout(keepingPlace: !wasEmpty, anchor: anchor)

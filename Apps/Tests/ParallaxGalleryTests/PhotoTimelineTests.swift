@@ -339,16 +339,24 @@ struct GalleryListingTests {
         #expect(model.photos.count == shown, "the first photos, one frame later")
         await model.settle(at: frame)
         #expect(model.blankCellCount == 0 && !model.cells.isEmpty)
-        var frames = 1, previous = model.photos.count
+        // Each frame files a frame's worth; they show at most every listing interval, and at the end.
+        var frames = 1, previous = model.timeline.count, lastShown = model.photos.count, lastShownAt = 1
         while previous < shown + backlog {
             frames += 1
             model.update(now: Double(frames) * frame)
-            let taken = model.photos.count - previous
+            let taken = model.timeline.count - previous
             #expect(taken > 0, "frame \(frames) took nothing with \(shown + backlog - previous) photos waiting")
             #expect(taken <= GalleryModel.photosPerFrame)
-            previous = model.photos.count
+            previous = model.timeline.count
+            if model.photos.count != lastShown {
+                #expect(Double(frames - lastShownAt) * frame >= GalleryModel.listingInterval || previous == shown + backlog,
+                        "shown again after \(frames - lastShownAt) frames")
+                lastShown = model.photos.count
+                lastShownAt = frames
+            }
             if taken == 0 { break }
         }
+        model.update(now: Double(frames + 1) * frame)      // the end of the listing shows what is left at once
         #expect(model.photos.count == shown + backlog)
         #expect(Array(model.photos.prefix(shown)) == images.map(\.0), "the newest photos stay first")
         #expect(model.topItem == 0)
