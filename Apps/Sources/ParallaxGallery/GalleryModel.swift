@@ -172,7 +172,7 @@ package final class GalleryModel {
         if !firstScreenPending { firstScreenShown = true }
         let events = listing.takeArrivals(first: now != nil && !firstScreenShown,
                                           maximumPhotos: now == nil ? .max : Self.photosPerFrame)
-        var found: [FoundPhoto] = []
+        var found: [FoundPhoto] = [], removedAny = false
         for event in events {
             switch event {
             case .photos(let photos):
@@ -183,7 +183,7 @@ package final class GalleryModel {
                 found = []
                 let gone = timeline.remove(ids)
                 shapeTracker.forgetPhotos(gone)
-                needsRearrange = needsRearrange || !gone.isEmpty
+                removedAny = removedAny || !gone.isEmpty
             case .finished(let summary):
                 listingSummary = summary
                 if let notice = library.refusalNotice {
@@ -198,14 +198,16 @@ package final class GalleryModel {
         if let now, firstScreenShown, listingSummary == nil, let last = lastListingApplied {
             isDue = now - last >= Self.listingInterval
         }
-        if isDue, filedUnshown || needsRearrange {
+        // Dates that moved photos are shown by ``applyDates(now:)`` at its own pace, not here.
+        if removedAny { filedUnshown = true }
+        if isDue, filedUnshown {
             if let now { lastListingApplied = now }
             showFiled()
         }
         if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
     }
 
-    /// Photos were filed since the last arrangement.
+    /// The listing filed or removed photos since the last arrangement.
     var filedUnshown = false
 
     /// Adds photos the listing found to the timeline and the shape tracker,

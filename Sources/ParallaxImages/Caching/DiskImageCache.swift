@@ -145,8 +145,10 @@ public final class DiskImageCache: Sendable {
         }
         close(descriptor)
         let folder = Folder(directory: directory, limit: self.sizeLimit, writer: writer)
+        // In the urgent lane: the background lane may be busy for seconds (a library's header reads), and
+        // every store waits for this (a first launch's thumbnails piled up in memory behind it: 400 MiB).
         opening = Task {
-            await BlockingWorkQueue.fileIO.run(urgent: false) { _ = folder.withLock { folder.recount(evicting: true) } }
+            await BlockingWorkQueue.fileIO.run(urgent: true) { _ = folder.withLock { folder.recount(evicting: true) } }
         }
     }
 
