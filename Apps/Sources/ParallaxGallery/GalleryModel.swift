@@ -143,6 +143,7 @@ package final class GalleryModel {
         status = nil
         listingSummary = nil
         lastListingApplied = nil
+        listingStarted = nil
         lastRearrange = nil
         needsRearrange = false
         firstScreenShown = false
@@ -158,9 +159,13 @@ package final class GalleryModel {
     package var isListing: Bool { listing.isListing }
 
     /// Takes in the photos found since the last frame and shows them, the
-    /// photo at the top kept in place. Until the first screen is full, one
-    /// batch a frame, shown at once (`now == nil`: everything, at once).
-    /// After that, up to ``photosPerFrame`` photos a frame are filed
+    /// photo at the top kept in place (`now == nil`: everything, at once).
+    /// The first screen comes from the first batch that has photos, shown
+    /// at once; the rest wait in the listing's inbox until that screen is
+    /// full, so its decodes have the cores (a walk's batches arranged one a
+    /// frame meanwhile cost 13-44 ms a frame at 100,000 photos, for tiles
+    /// that were blank anyway). After that, up to ``photosPerFrame``
+    /// photos a frame are filed
     /// (O(photos taken)), and shown (arranged and laid out again, O(all
     /// photos)) at most every ``listingInterval``, so a walk or an index of
     /// 100,000 photos pays the O(n) arrangement a few times a second, not
@@ -169,7 +174,11 @@ package final class GalleryModel {
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
         let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
-        if !firstScreenPending { firstScreenShown = true }
+        if let now, listingStarted == nil { listingStarted = now }
+        // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
+        let waited = now.flatMap { now in listingStarted.map { now - $0 } } ?? 0
+        if !firstScreenPending || waited >= Self.firstScreenWait { firstScreenShown = true }
+        if now != nil, !firstScreenShown, timeline.shownCount > 0 { return }   // the first screen is filling
         let events = listing.takeArrivals(first: now != nil && !firstScreenShown,
                                           maximumPhotos: now == nil ? .max : Self.photosPerFrame)
         var found: [FoundPhoto] = [], removedAny = false
@@ -206,6 +215,12 @@ package final class GalleryModel {
         }
         if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
     }
+
+    /// The frame time the listing was first looked at (for ``firstScreenWait``).
+    private var listingStarted: TimeInterval?
+
+    /// The longest the rest of a listing waits for the first screen to fill.
+    static let firstScreenWait: TimeInterval = 1
 
     /// The listing filed or removed photos since the last arrangement.
     var filedUnshown = false

@@ -41,6 +41,19 @@ struct GatedHeaderSource: ImageSource {
     }
 }
 
+/// Pictures in memory whose bytes wait behind a gate.
+struct GatedDataSource: ImageSource {
+    let base: InMemoryImageSource
+    let gate: HeaderGate
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await base.imageIDs() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        await gate.pass()
+        return try await base.data(for: id)
+    }
+    func isStoredLocally(_ id: ImageID) async -> Bool { true }
+}
+
 /// Quilt and waterfall in the gallery model: tiles keep a placeholder
 /// shape until their photo's header is read; sizes that arrive later change
 /// the layout without moving the photo at the top, even mid-fling; every

@@ -362,6 +362,44 @@ struct GalleryListingTests {
         #expect(model.topItem == 0)
     }
 
+    /// A first screen that cannot fill (one picture never arrives) holds
+    /// the rest of the listing back for ``GalleryModel/firstScreenWait`` of
+    /// frame time, no longer.
+    @Test func aFirstScreenThatCannotFillHoldsTheRestBackASecondAtMost() async throws {
+        let images = (0..<40).map { index in
+            (ImageID(String(format: "new/IMG_%04d.png", index)), SyntheticPhotos.rowPattern(tag: UInt8(index), width: 40, height: 30))
+        }
+        let gate = HeaderGate()                                   // never opened until the end: the pictures never come
+        var continuation: AsyncStream<ListingEvent>.Continuation?
+        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let feed = try #require(continuation)
+        var library = PhotoLibrary(source: GatedDataSource(base: InMemoryImageSource(images: images), gate: gate),
+                                   credits: [], description: "stuck", readsHeadersLocally: true)
+        library.makeListing = { _ in events }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
+        model.startListing()
+        feed.yield(.photos(images.map { FoundPhoto(id: $0.0, fileTime: 1_800_000_000) }))
+        feed.yield(.photos((0..<100).map { FoundPhoto(id: ImageID("old/IMG_\($0).png"), fileTime: 1_000_000_000) }))
+        feed.yield(.finished(FolderScan.Report()))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        let frame = 1.0 / 60
+        var now = 0.0
+        model.update(now: now)
+        #expect(model.photos.count == 40 && model.blankCellCount > 0)
+        while now < GalleryModel.firstScreenWait - frame {
+            now += frame
+            model.update(now: now)
+            #expect(model.photos.count == 40, "the rest came in at \(now) s, with the first screen still blank")
+        }
+        now += 2 * frame
+        model.update(now: now)
+        #expect(model.photos.count == 140)
+        await gate.open()
+    }
+
     @Test func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays() async throws {
         let count = 900
         let images = (0..<count).map { index in
