@@ -165,12 +165,11 @@ package final class GalleryModel {
     /// full, so its decodes have the cores (a walk's batches arranged one a
     /// frame meanwhile cost 13-44 ms a frame at 100,000 photos, for tiles
     /// that were blank anyway). After that, up to ``photosPerFrame``
-    /// photos a frame are filed
-    /// (O(photos taken)), and shown (arranged and laid out again, O(all
-    /// photos)) at most every ``listingInterval``, so a walk or an index of
-    /// 100,000 photos pays the O(n) arrangement a few times a second, not
-    /// every frame. Not mid-switch or mid-pinch: the photos wait for the
-    /// next frame at rest.
+    /// photos a frame are filed (O(photos taken)), and shown (arranged and
+    /// laid out again, O(all photos)) at most every ``listingInterval``, so
+    /// a walk or an index of 100,000 photos pays the O(n) arrangement a few
+    /// times a second, not every frame. Not mid-switch or mid-pinch: the
+    /// photos wait for the next frame at rest.
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
         let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
@@ -258,10 +257,9 @@ package final class GalleryModel {
     /// photos re-lays out a few times a second, not every frame.
     package static let listingInterval: TimeInterval = 0.25
 
-    /// The most photos a frame takes in from the listing: a few
-    /// milliseconds of filing and arranging on a 2-core machine at 100,000
-    /// photos (an index's records all at once took 120 ms: seven frames
-    /// missed; 8,192 at a time still 10-20 ms).
+    /// The most photos a frame files from the listing: a few milliseconds
+    /// on a 2-core machine (an index's 100,000 records taken at once took
+    /// 120 ms: seven frames missed).
     package static let photosPerFrame = 4096
 
     // MARK: Photo shapes

@@ -41,10 +41,6 @@ package final class ShapeTracker {
     /// 30 ms of the frame loop to fill).
     private let photoNumber: @MainActor (ImageID) -> Int?
 
-    /// A tracker filing answers under `photoNumber`'s numbers.
-    package init(photoNumber: @escaping @MainActor (ImageID) -> Int?) {
-        self.photoNumber = photoNumber
-    }
     /// The ids in list order, for the probe and its priorities.
     private var photos: [ImageID] = []
     /// Sizes arrived that the layout does not show yet.
@@ -54,6 +50,11 @@ package final class ShapeTracker {
     private var lastRelayout: TimeInterval = -.infinity
     /// The first visible item the probe was last told to read first.
     private var prioritizedTop: Int?
+
+    /// A tracker filing answers under `photoNumber`'s numbers.
+    package init(photoNumber: @escaping @MainActor (ImageID) -> Int?) {
+        self.photoNumber = photoNumber
+    }
 
     /// Whether the probe has been started for the current list.
     package var isReading: Bool { probe != nil }
