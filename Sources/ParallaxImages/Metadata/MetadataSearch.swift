@@ -149,8 +149,11 @@ struct MetadataSearch {
             }
             guard let content = text.content ?? PNGTextChunks.content(type: text.type, head: view) else { continue }
             let source: CaptureDate.Source = content == .exif ? .exifOriginal : .xmpOriginal
-            // The chunk's first part, then (no date in it, and more to read) the whole of it.
-            for limit in [PNGTextChunks.quickLimit, PNGTextChunks.limit] where wants(source) {
+            // An Exif profile's first part, then (no date in it, and more to read) the whole of it. Only
+            // Exif: a value cut off at the end of the part lies outside it and is not read, where an XMP
+            // date cut short ("2024" of "2024-06-15") would still read as a date.
+            let limits = content == .exif ? [PNGTextChunks.quickLimit, PNGTextChunks.limit] : [PNGTextChunks.limit]
+            for limit in limits where wants(source) {
                 guard let (payload, isWhole) = PNGTextChunks.payload(type: text.type, data: view, limit: limit) else { break }
                 payload.withUnsafeBufferPointer { buffer in
                     let bytes = ByteView(buffer)
