@@ -15,8 +15,10 @@ struct HTTPSafetyTests {
     @Test func namesThatClimbOutOfTheFolderAreRefusedAndNeverRequested() async throws {
         // A manifest and a listing naming files outside /photos/, every way we know to spell it.
         let hostileNames = ["../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "..\\secret.jpg",
-                            "/etc/passwd.jpg", "http://127.0.0.1:9/x.jpg", "sub/x.jpg", "..", ".", "%2e%2e",
-                            "a\u{0}.jpg", "%252e%252e%252fsecret.jpg", "line\nbreak.jpg"]
+                            "/etc/passwd.jpg", "http://127.0.0.1:9/x.jpg", "sub/../../secret.jpg", "..", ".", "%2e%2e",
+                            "a\u{0}.jpg", "%252e%252e%252fsecret.jpg", "line\nbreak.jpg", "sub//x.jpg", "sub/./x.jpg",
+                            "sub/%2e%2e/%2e%2e/secret.jpg", "sub/x%2F..%2F..%2Fsecret.jpg", "sub/", "sub\\x.jpg",
+                            Array(repeating: "d", count: 64).joined(separator: "/") + "/x.jpg"]
         let manifest = try JSONSerialization.data(withJSONObject: ["images": hostileNames + ["good.jpg"]])
         let server = try LoopbackHTTPServer(routes: ["/photos/photos.json": manifest, "/photos/good.jpg": Data("ok".utf8),
                                                      "/secret.jpg": Self.secret])
@@ -26,7 +28,9 @@ struct HTTPSafetyTests {
         #expect(try await source.imageIDs() == ["good.jpg"])
         #expect(source.refusedNameCount == hostileNames.count)
         #expect(Set(source.refusedNames.map(\.name)) == Set(hostileNames))
-        #expect(source.refusedNames.first { $0.name == "../secret.jpg" }?.reason == "a path, not a single file name")
+        #expect(source.refusedNames.first { $0.name == "../secret.jpg" }?.reason == "not a file name (\"..\")")
+        #expect(source.refusedNames.first { $0.name == "sub//x.jpg" }?.reason == "a path with an empty part (a leading, doubled or trailing /)")
+        #expect(source.refusedNames.first { $0.name == "..%2Fsecret.jpg" }?.reason == "a part that is a path itself (an encoded / or a \\)")
         // Asking for them directly is refused before any request, with the reason.
         for name in hostileNames {
             await #expect(throws: ImageSourceError.self, "\(name)") { try await source.data(for: ImageID(name)) }
@@ -36,11 +40,38 @@ struct HTTPSafetyTests {
         do {
             _ = try await source.data(for: "../secret.jpg")
         } catch {
-            #expect(error.description.contains("not requested: the name is a path, not a single file name"), "\(error)")
+            #expect(error.description.contains("not requested: the name is not a file name (\"..\")"), "\(error)")
         }
         #expect(try await source.data(for: "good.jpg") == Data("ok".utf8))
         // The server's log: the manifest and the good photo, nothing else.
         #expect(server.requestedTargets == ["/photos/photos.json", "/photos/good.jpg"])
+    }
+
+    /// A manifest of a nested library (`parallax-gallery manifest` over a
+    /// tree) names photos by relative paths: each is fetched from its
+    /// folder under the base, every part encoded on its own, a Latin-1 name
+    /// by its byte.
+    @Test func aNestedLibrarysPathsAreFetchedFromTheirFoldersUnderTheBase() async throws {
+        let names = ["2024/06-trip/IMG_0001.jpg", "2025/DCIM/100APPLE/IMG_2.JPG", "caf%E9/b.jpg", "top.jpg"]
+        let manifest = try JSONSerialization.data(withJSONObject: ["images": names])
+        let targets = ["/photos/2024/06-trip/IMG_0001.jpg", "/photos/2025/DCIM/100APPLE/IMG_2.JPG",
+                       "/photos/caf%E9/b.jpg", "/photos/top.jpg"]
+        var routes = ["/photos/photos.json": manifest]
+        for (index, target) in targets.enumerated() { routes[target] = Data("photo \(index)".utf8) }
+        let server = try LoopbackHTTPServer(routes: routes)
+        defer { server.stop() }
+        let base = try #require(URL(string: "photos/", relativeTo: server.baseURL)?.absoluteURL)
+        let source = try HTTPImageSource(baseURL: base, indexPath: "photos.json", maximumAttempts: 1)
+        #expect(try await source.imageIDs() == names.map { ImageID($0) })
+        #expect(source.refusedNameCount == 0)
+        for (index, name) in names.enumerated() {
+            #expect(try await source.data(for: ImageID(name)) == Data("photo \(index)".utf8), "\(name)")
+        }
+        #expect(server.requestedTargets == ["/photos/photos.json"] + targets)
+        // A folder listing or a text list names the files of one folder: a path there is refused.
+        let list = try HTTPIndex.parse(Data("a.jpg\nsub/b.jpg\n".utf8), isJSONPath: false)
+        #expect(list.names == ["a.jpg"])
+        #expect(list.refused.first?.reason == "a path, not a single file name (only a JSON manifest names photos in folders)")
     }
 
     @Test func anHTMLListingThatLinksOutsideTheFolderGivesOnlyItsOwnPhotos() async throws {
@@ -145,7 +176,7 @@ struct HTTPSafetyTests {
         #expect(try await HTTPImageSource(baseURL: empty, indexPath: "").imageIDs() == [])
     }
 
-    @Test func photoNamesOverRandomBytesAreOneSegmentUnderTheBaseOrRefused() throws {
+    @Test func photoNamesOverRandomBytesAreTheirPartsUnderTheBaseOrRefused() throws {
         var rng = SplitMix64(seed: 23)
         let base = try #require(URL(string: "http://127.0.0.1:8080/photos/"))
         let alphabet = Array("ab./\\%2eEfF\u{0}\n :?#&;é..".unicodeScalars)
@@ -161,11 +192,19 @@ struct HTTPSafetyTests {
             }
             #expect(refusal == nil)
             #expect(HTTPPhotoName.isUnder(url, base: base), "\(url)")
-            // One segment, which decodes back to the name exactly (to the bytes a folder escape such as %FF stands for).
+            // One segment per part of the name (split at its literal /), each decoding back to the part exactly
+            // (to the bytes a folder escape such as %FF stands for), none of them . or ..
             let encoded = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath)
-            #expect(encoded.hasPrefix("/photos/") && !encoded.dropFirst("/photos/".count).contains("/"), "\(encoded)")
-            let expected = name.contains("%") ? FolderImageSource.fileName(of: ImageID(name)) ?? Array(name.utf8) : Array(name.utf8)
-            #expect(Self.percentDecoded(encoded.dropFirst("/photos/".count)) == expected, "\(encoded)")
+            #expect(encoded.hasPrefix("/photos/"), "\(encoded)")
+            let segments = encoded.dropFirst("/photos/".count).split(separator: "/", omittingEmptySubsequences: false)
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            #expect(segments.count == parts.count, "\(encoded) for \(name.debugDescription)")
+            for (segment, part) in zip(segments, parts) {
+                let expected = part.contains("%") ? FolderImageSource.fileName(of: ImageID(part)) ?? Array(part.utf8) : Array(part.utf8)
+                let decoded = Self.percentDecoded(segment)
+                #expect(decoded == expected, "\(encoded)")
+                #expect(decoded != Array(".".utf8) && decoded != Array("..".utf8) && !decoded.contains(UInt8(ascii: "/")))
+            }
         }
     }
 

@@ -52,8 +52,9 @@ extension HTTPTests {
             // Space, '#', '?', ';' and '%' stay inside the one name.
             #expect(try await source.data(for: "a b#1?;%c.jpg") == odd)
             #expect(source.url(for: "a b#1?;%c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b%231%3F%3B%25c.jpg")
-            // A '/' makes it a path, which is refused without a request.
-            #expect(source.url(for: "a/c.jpg") == nil)
+            // A '/' separates folders (a manifest's nested library), each part encoded on its own.
+            #expect(source.url(for: "a b/c.jpg")?.absoluteString == "\(server.baseURL.absoluteString)a%20b/c.jpg")
+            #expect(source.url(for: "a/../c.jpg") == nil && source.url(for: "a%2Fc.jpg") == nil)
             #expect(await source.isStoredLocally("photo.jpg") == false)
         }
 

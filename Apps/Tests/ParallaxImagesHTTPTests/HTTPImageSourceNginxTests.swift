@@ -9,7 +9,8 @@ import Testing
 
 /// `HTTPImageSource` against a real nginx on loopback, over both transports:
 /// its HTML, JSON and XML autoindex listings, a manifest that tries to climb
-/// out of the photo folder, and a file far over the size limit. nginx's
+/// out of the photo folder (and names a photo in a folder under it), and a
+/// file far over the size limit. nginx's
 /// access log is the record of what was really asked for and sent.
 @Suite("HTTP image source against nginx", .serialized,
        .enabled("needs nginx: installed by scripts/nginx-loopback.sh (apt-get, as root) when missing") {
@@ -86,15 +87,17 @@ struct HTTPImageSourceNginxTests {
 
         let source = try HTTPImageSource(baseURL: library.base("photos"), indexPath: "photos.json", maximumAttempts: 1,
                                          transport: transport.make())
-        #expect(try await source.imageIDs() == ["a.jpg", "é.jpeg"])
-        #expect(source.refusedNameCount == 4)
-        for name in ["../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "2024/d.jpg"] {
+        // A photo in a folder under the base (a nested library's manifest) is fetched from there.
+        #expect(try await source.imageIDs() == ["a.jpg", "2024/d.jpg", "é.jpeg"])
+        #expect(source.refusedNameCount == 3)
+        for name in ["../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg"] {
             await #expect(throws: ImageSourceError.self) { try await source.data(for: ImageID(name)) }
         }
         #expect(try await source.data(for: "a.jpg") == Data("first".utf8))
-        _ = try await library.nginx.entry(for: "/photos/photos/a.jpg")
+        #expect(try await source.data(for: "2024/d.jpg") == Data("nested".utf8))
+        _ = try await library.nginx.entry(for: "/photos/photos/2024/d.jpg")
         let asked = library.nginx.logEntries().dropFirst(before).map(\.uri)
-        #expect(asked == ["/photos/photos/photos.json", "/photos/photos/a.jpg"], "\(asked)")
+        #expect(asked == ["/photos/photos/photos.json", "/photos/photos/a.jpg", "/photos/photos/2024/d.jpg"], "\(asked)")
         await library.close()
     }
 

@@ -17,11 +17,13 @@ import FoundationNetworking
 ///
 /// Everything a server says is treated as written by someone who wants the
 /// gallery to crash, leak or fetch what it should not:
-/// - **Only under the base URL.** A name must be a single file name, as
-///   written and after percent-decoding (no `/`, `\`, `..`, NUL, no URL of
-///   its own); other names are refused with the reason
-///   (``refusedNames``) and never requested. URLs are formed by appending
-///   the name as one encoded segment, and checked to stay under the base.
+/// - **Only under the base URL.** A name must be a relative path under it:
+///   a file name, or (in a JSON manifest, for a nested library) folders and
+///   a file name joined by `/`, each part a single name as written and after
+///   percent-decoding (no `\`, `..`, NUL, encoded `/`, no URL of its own);
+///   other names are refused with the reason (``refusedNames``) and never
+///   requested. URLs are formed by appending each part as one encoded
+///   segment, and checked to stay under the base.
 /// - **Redirects** are followed only to the base URL's origin, unless the
 ///   ``HTTPRedirectPolicy`` names more; never to another scheme; at most
 ///   ``maximumRedirects`` per attempt.
@@ -135,7 +137,7 @@ public struct HTTPImageSource: ImageSource {
     /// The names the index at `baseURL/indexPath` lists, in its order (see
     /// the type's description for the formats); a manifest's stated sizes
     /// then answer ``header(for:)`` without a request. Names that are not a
-    /// single file name are left out and listed in ``refusedNames``.
+    /// relative path under the base URL are left out and listed in ``refusedNames``.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` saying what went wrong
     ///   (no index there, an HTTP error, no answer after every attempt, an
     ///   answer that is not an index, only refused names), or
@@ -169,11 +171,11 @@ public struct HTTPImageSource: ImageSource {
     public struct RefusedName: Sendable, Hashable {
         /// The name as the index gave it (percent-decoded where the index encodes).
         public var name: String
-        /// Why it is not a single file name under the base URL.
+        /// Why it is not a relative path under the base URL.
         public var reason: String
     }
 
-    /// The names the last index read gave that are not a single file name
+    /// The names the last index read gave that are not a relative path
     /// under the base URL (the first 1,000), each with why; empty when all
     /// were fine or before the index is read.
     public var refusedNames: [RefusedName] { lastIndex.withLock { $0.refused } }
@@ -261,9 +263,8 @@ public struct HTTPImageSource: ImageSource {
 
     // MARK: URLs
 
-    /// Where the bytes of `id` live: `baseURL` plus the id as one
-    /// percent-encoded path segment; `nil` when the id is not a single
-    /// file name.
+    /// Where the bytes of `id` live: `baseURL` plus the id's parts, each
+    /// a percent-encoded path segment; `nil` when the id is refused.
     func url(for id: ImageID) -> URL? {
         HTTPPhotoName.url(for: id.rawValue, under: baseURL)
     }
@@ -271,7 +272,7 @@ public struct HTTPImageSource: ImageSource {
     /// ``url(for:)``, or the reason it is refused as the source's error.
     private func url(checking id: ImageID) throws(ImageSourceError) -> URL {
         if let reason = HTTPPhotoName.refusal(of: id.rawValue) {
-            throw .transferFailed(id, "not requested: the name is \(reason), and only single file names under \(baseURL.absoluteString) are fetched")
+            throw .transferFailed(id, "not requested: the name is \(reason), and only files under \(baseURL.absoluteString) are fetched")
         }
         guard let url = url(for: id) else {
             throw .transferFailed(id, "cannot form a URL for it under \(baseURL.absoluteString)")

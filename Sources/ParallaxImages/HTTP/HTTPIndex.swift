@@ -11,12 +11,12 @@ import Foundation
 /// costs and no more. What none of them recognises is one clear error,
 /// never one tile per line of a page that is not a list.
 struct HTTPIndex: Sendable {
-    /// The names, in the index's order, each once, each a single file name
+    /// The names, in the index's order, each once, each a relative path under the base
     /// (``HTTPPhotoName``).
     var names: [ImageID] = []
     /// The sizes a manifest states, by name.
     var headers: [ImageID: ImageHeader] = [:]
-    /// Names the index gave that are not a single file name, with why.
+    /// Names the index gave that are not a relative path under the base, with why.
     var refused: [HTTPImageSource.RefusedName] = []
 
     /// Why the bytes are not an index, as a phrase following "the index at <url>".
@@ -31,6 +31,7 @@ struct HTTPIndex: Sendable {
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             do throws(ImageManifest.ParseError) {
                 var index = HTTPIndex()
+                index.allowsFolders = true                          // a manifest may name a nested library's photos
                 // About 50 bytes an entry: room made once, not by doubling a million-entry table.
                 let estimate = min(body.count / 48, 4_000_000)
                 index.names.reserveCapacity(estimate)
@@ -70,11 +71,14 @@ struct HTTPIndex: Sendable {
 
     /// How many names were refused (``refused`` keeps the first 1,000).
     var refusedCount = 0
+    /// Whether names may be paths into folders (a manifest); a folder
+    /// listing or a text list names the files of one folder.
+    private var allowsFolders = false
     /// The names taken that have no header (those with one are in
     /// ``headers``): together, every name taken, for skipping repeats.
     private var seen: Set<String> = []
 
-    /// Takes `name` if it is a single file name not seen before; records
+    /// Takes `name` if it is a relative path under the base not seen before; records
     /// why not otherwise.
     private mutating func accept(_ name: String) {
         guard isSafe(name), headers.isEmpty || headers[ImageID(name)] == nil, seen.insert(name).inserted else { return }
@@ -93,9 +97,9 @@ struct HTTPIndex: Sendable {
         names.append(id)
     }
 
-    /// Whether `name` is a single file name; records why not otherwise.
+    /// Whether `name` is a relative path under the base; records why not otherwise.
     private mutating func isSafe(_ name: String) -> Bool {
-        guard let reason = HTTPPhotoName.refusal(of: name) else { return true }
+        guard let reason = HTTPPhotoName.refusal(of: name, allowingFolders: allowsFolders) else { return true }
         if refused.count < 1_000 { refused.append(.init(name: name, reason: reason)) }
         refusedCount += 1
         return false

@@ -1,31 +1,55 @@
 import Foundation
 
 /// The one rule for turning a photo's name from a listing or a manifest
-/// into a URL: a name is a single path segment under the source's base URL,
-/// or it is refused.
+/// into a URL: a name is a relative path under the source's base URL (a
+/// file name, or folders and a file name joined by `/`, as
+/// `parallax-gallery manifest` writes a nested library), or it is refused.
 ///
 /// Names come from the server, so they are treated as hostile: `../x.jpg`,
-/// `a/b.jpg`, `..%2Fsecret.jpg`, `%2e%2e`, `http://elsewhere/x.jpg` or a
-/// name with a NUL would otherwise make the gallery ask for a file outside
-/// the folder the user named (nginx, for one, decodes `%2F` in a request
-/// path and serves `/photos/..%2Fsecret.jpg` from outside `/photos/`).
-/// Checking the name once, before any request, and then encoding every
-/// byte that is not plainly safe keeps every URL the source forms under
-/// its base.
+/// `a/../../x.jpg`, `..%2Fsecret.jpg`, `%2e%2e`, `/etc/x.jpg`,
+/// `http://elsewhere/x.jpg` or a name with a NUL would otherwise make the
+/// gallery ask for a file outside the folder the user named (nginx, for
+/// one, decodes `%2F` in a request path and serves `/photos/..%2Fsecret.jpg`
+/// from outside `/photos/`). Only a literal `/` separates the parts; each
+/// part must be a single file name as written and after decoding (an
+/// encoded `%2F` inside a part is refused). Checking the name once, before
+/// any request, and then encoding every byte of each part that is not
+/// plainly safe keeps every URL the source forms under its base.
 enum HTTPPhotoName {
+    /// The most parts a name may have (folders and the file).
+    static let maximumParts = 64
+
     /// Why `name` cannot be a photo's name, or `nil` when it can: it must be
-    /// non-empty, at most 1,024 bytes, free of control characters, and —
-    /// both as written and after percent-decoding, however many times — not
-    /// `.` or `..` and without `/`, `\` or NUL.
+    /// non-empty, at most 1,024 bytes, and at most ``maximumParts`` parts
+    /// joined by `/`, none of them empty; each part free of control
+    /// characters and — both as written and after percent-decoding, however
+    /// many times — not `.` or `..` and without `/`, `\` or NUL.
     ///
     /// A name spelled with ``FolderImageSource``'s escapes for bytes that
     /// are not UTF-8 (`caf%E9.jpg`, as `parallax-gallery manifest` writes a
     /// Latin-1 file name; `%25` for `%`) is one file name: it is checked,
     /// and requested, as the bytes it stands for. Any other `%` is the
     /// name's own character.
-    static func refusal(of name: String) -> String? {
+    ///
+    /// Without `allowingFolders` (a folder listing or a text list, which
+    /// name the files of one folder), a name with a `/` is refused too.
+    static func refusal(of name: String, allowingFolders: Bool = true) -> String? {
         guard !name.isEmpty else { return "an empty name" }
         guard name.utf8.count <= 1_024 else { return "a name over 1,024 bytes" }
+        if !allowingFolders, name.utf8.contains(UInt8(ascii: "/")) {
+            return "a path, not a single file name (only a JSON manifest names photos in folders)"
+        }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= maximumParts else { return "a path of more than \(maximumParts) parts" }
+        guard !parts.contains(where: \.isEmpty) else { return "a path with an empty part (a leading, doubled or trailing /)" }
+        for part in parts {
+            if let reason = refusal(ofPart: String(part)) { return reason }
+        }
+        return nil
+    }
+
+    /// Why `part` (between two `/`) cannot be a file or folder name, or `nil`.
+    private static func refusal(ofPart name: String) -> String? {
         var form = name
         if let bytes = folderEscaped(name) {
             form = String(decoding: bytes, as: UTF8.self)                  // the escaped bytes as U+FFFD
@@ -50,7 +74,7 @@ enum HTTPPhotoName {
         if form == "." || form == ".." { return "not a file name (\"\(form)\")" }
         for scalar in form.unicodeScalars {
             switch scalar {
-            case "/", "\\": return "a path, not a single file name"
+            case "/", "\\": return "a part that is a path itself (an encoded / or a \\)"
             case "\u{0}": return "a name with a NUL byte"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F { return "a name with a control character" }
@@ -66,8 +90,11 @@ enum HTTPPhotoName {
     /// the base.
     static func url(for name: String, under base: URL) -> URL? {
         guard refusal(of: name) == nil else { return nil }
-        let bytes = folderEscaped(name) ?? Array(name.utf8)
-        guard !bytes.isEmpty, let url = url(base, appendingEncodedPath: segment(bytes)) else { return nil }
+        let encoded = name.split(separator: "/").map { part -> String in
+            let part = String(part)
+            return segment(folderEscaped(part) ?? Array(part.utf8))
+        }
+        guard let url = url(base, appendingEncodedPath: encoded.joined(separator: "/")) else { return nil }
         return isUnder(url, base: base) ? url : nil
     }
 
