@@ -112,7 +112,7 @@ package struct PhotoLibrary: Sendable {
         let examples = http.refusedNames.prefix(3).map { "\"\($0.name.prefix(60))\" (\($0.reason))" }
         let count = http.refusedNameCount
         return "the server's list named \(count == 1 ? "1 file" : "\(count) files") the gallery will not request, "
-            + "since only single file names under \(http.baseURL.absoluteString) are fetched: \(examples.joined(separator: ", "))"
+            + "since only files under \(http.baseURL.absoluteString) are fetched: \(examples.joined(separator: ", "))"
             + (count > examples.count ? ", …" : "")
     }
 
