@@ -4,41 +4,27 @@ extension FolderImageSource {
     /// When photo `id` was taken: the date its metadata records
     /// (``CaptureDateReader``), or else the file's modification time.
     ///
-    /// Costs what a header costs: one read of the first 64 KB, and for a
-    /// HEIF or WebP photo whose Exif data follows the picture one or two
-    /// reads of just that range (`pread`), never the whole file.
+    /// Costs what a header costs: one read of the first 64 KB
+    /// (`captureDateFirstRead`), and for a HEIF or WebP photo whose Exif
+    /// data follows the picture one or two reads of just that range
+    /// (`pread`), never the whole file.
     /// - Throws: ``ImageSourceError/notFound(_:)``, or
     ///   ``ImageSourceError/unreadable(_:_:)`` for a file that is not a photo.
     public func captureDate(for id: ImageID) async throws(ImageSourceError) -> CaptureDate {
-        guard let path = path(of: id) else { throw .notFound(id) }
-        let root = directory.path
-        let read = await BlockingWorkQueue.fileIO.run {
-            Self.confined(path, root: root, id: id).flatMap { Self.readCaptureDate(at: $0, id: id) }
-        }
-        switch read {
-        case .success(let date): return date
-        case .failure(let error): throw error
-        }
+        try await readFile(of: id) { Self.readCaptureDate(at: $0, id: id) }
     }
 
     /// The header and the capture date of photo `id` from one opening of
-    /// its file: the first 64 KB serve both (more only if the header or
-    /// the date lies further in), which halves the reads of asking
+    /// its file: the first bytes serve both (`headerReadEnds`; more only
+    /// if the header or the date lies further in), which halves the reads of asking
     /// ``header(for:)`` and ``captureDate(for:)`` one after the other. A
     /// WebP's orientation comes from its `EXIF` chunk even when that lies
     /// beyond the first bytes (the date reader reads it anyway), where
     /// ``header(for:)`` says `.up`.
     /// - Throws: as ``header(for:)`` does.
     public func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
-        guard let path = path(of: id) else { throw .notFound(id) }
-        let root = directory.path
-        let read = await BlockingWorkQueue.fileIO.run {
-            Self.confined(path, root: root, id: id).flatMap { Self.readHeaderAndCaptureDate(at: $0, id: id) }
-        }
-        switch read {
-        case .success(let both): return both
-        case .failure(let error): throw error
-        }
+        let both = try await readFile(of: id) { Self.readHeaderAndCaptureDate(at: $0, id: id) }
+        return (both.header, both.date)
     }
 
     /// 64: a folder reads that many photos' headers and dates in one job on

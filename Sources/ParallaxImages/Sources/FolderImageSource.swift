@@ -137,42 +137,44 @@ public struct FolderImageSource: ImageSource {
         return .success(PhotoTreeWalk.cPath(real))
     }
 
+    /// `read` of the file photo `id` names, confined to the folder
+    /// (``confined(_:root:id:)``), on the pipeline's file threads rather
+    /// than Swift's cooperative pool (the reads block); its failure, or a
+    /// missing or refused file, is thrown. The one road every read of a
+    /// photo's file takes.
+    func readFile<Value: Sendable>(
+        of id: ImageID, _ read: @escaping @Sendable (_ realPath: [CChar]) -> Result<Value, ImageSourceError>
+    ) async throws(ImageSourceError) -> Value {
+        guard let path = path(of: id) else { throw .notFound(id) }
+        let root = directory.path
+        let result = await BlockingWorkQueue.fileIO.run { Self.confined(path, root: root, id: id).flatMap(read) }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
+    }
+
     /// The bytes of picture `id`.
     /// - Throws: ``ImageSourceError/notFound(_:)`` when there is no such
     ///   file; ``ImageSourceError/unreadable(_:_:)`` saying what the file is
     ///   when it is not a picture this source reads.
     public func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        guard let path = path(of: id) else { throw .notFound(id) }
-        let limit = maximumFileSize, root = directory.path
-        // Blocking reads, so on the pipeline's file threads rather than Swift's cooperative pool.
-        let read = await BlockingWorkQueue.fileIO.run {
-            Self.confined(path, root: root, id: id).flatMap { Self.readPicture(at: $0, id: id, limit: limit) }
-        }
-        switch read {
-        case .success(let data): return data
-        case .failure(let error): throw error
-        }
+        let limit = maximumFileSize
+        return try await readFile(of: id) { Self.readPicture(at: $0, id: id, limit: limit) }
     }
 
     /// Always `true`: every picture is a file on this device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
 
     /// The header of picture `id` (format, size as shown, orientation),
-    /// read from the file's first bytes only: 64 KB, then more (up to 1 MB)
-    /// only if the frame header lies further in, behind large metadata.
+    /// read from the file's first bytes only (`headerReadEnds`: 16 KB,
+    /// then more, up to 1 MB, only if the frame header lies further in,
+    /// behind large metadata).
     /// - Throws: ``ImageSourceError/notFound(_:)``, or
     ///   ``ImageSourceError/unreadable(_:_:)`` saying why the header cannot
     ///   be read.
     public func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
-        guard let path = path(of: id) else { throw .notFound(id) }
-        let root = directory.path
-        let read = await BlockingWorkQueue.fileIO.run {
-            Self.confined(path, root: root, id: id).flatMap { Self.readHeader(at: $0, id: id) }
-        }
-        switch read {
-        case .success(let header): return header
-        case .failure(let error): throw error
-        }
+        try await readFile(of: id) { Self.readHeader(at: $0, id: id) }
     }
 
     /// How far into a file a header read goes, step by step, until the
