@@ -46,7 +46,7 @@ extension GalleryModel {
     func arrange() {
         arrangement = timeline.arrange(sort: settings.sort, grouping: settings.grouping)
         positions = arrangement.positions(count: timeline.count)
-        filedUnshown = false
+        listingProgress.filedUnshown = false
     }
 
     /// Arranges again and rebuilds the layout, the photo at the top kept in

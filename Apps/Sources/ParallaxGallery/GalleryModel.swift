@@ -50,13 +50,14 @@ package final class GalleryModel {
     /// What the last ``update(now:)`` decided is on screen.
     package private(set) var cells: [CellContent] = []
     /// A message to show (a source that failed, an empty folder).
-    package private(set) var status: String?
+    package internal(set) var status: String?
 
     private(set) lazy var shapeTracker = ShapeTracker { [unowned self] id in self.timeline.number(of: id) }
     let listing = PhotoListing()
-    private var lastListingApplied: TimeInterval?
-    /// Whether the first screen has been full once since the listing started.
-    private var firstScreenShown = false
+    /// Where the listing shown stands (``applyListing(now:)``).
+    var listingProgress = ListingProgress()
+    /// What the listing said when it finished (files not shown, problems), once it has.
+    package internal(set) var listingSummary: FolderScan.Report?
     /// Photos were removed or their dates changed: arrange again at the next chance.
     var needsRearrange = false
     /// When dates last re-sorted the photos.
@@ -124,143 +125,6 @@ package final class GalleryModel {
         self.layout = Self.fallbackLayout
         self.scroll = ScrollSimulation(bounds: 0...0, viewportExtent: viewportSize.height)
     }
-
-    /// Lists the photos (again, after an erase) and returns once the
-    /// listing is complete, every photo found shown (headless rendering,
-    /// benchmarks, tests). The window uses ``startListing()`` instead.
-    package func loadPhotoList() async {
-        startListing()
-        await listing.waitUntilFinished()
-        applyListing(now: nil)
-    }
-
-    /// Starts listing the photos (again, after an erase), forgetting those
-    /// shown: they arrive on later frames as the listing streams in, the
-    /// first screen from the first batch.
-    package func startListing() {
-        timeline = PhotoTimeline()
-        shapeTracker.forget(photos: [])
-        status = nil
-        listingSummary = nil
-        lastListingApplied = nil
-        listingStarted = nil
-        lastRearrange = nil
-        needsRearrange = false
-        firstScreenShown = false
-        arrange()
-        relayout(keepingPlace: false)
-        listing.start(library.listing(from: server))
-    }
-
-    /// What the listing said when it finished (files not shown, problems), once it has.
-    package private(set) var listingSummary: FolderScan.Report?
-
-    /// Whether photos are still being found.
-    package var isListing: Bool { listing.isListing }
-
-    /// Takes in the photos found since the last frame and shows them, the
-    /// photo at the top kept in place (`now == nil`: everything, at once).
-    /// The first screen comes from the first batch that has photos, shown
-    /// at once; the rest wait in the listing's inbox until that screen is
-    /// full, so its decodes have the cores (a walk's batches arranged one a
-    /// frame meanwhile cost 13-44 ms a frame at 100,000 photos, for tiles
-    /// that were blank anyway). After that, up to ``photosPerFrame``
-    /// photos a frame are filed (O(photos taken)), and shown (arranged and
-    /// laid out again, O(all photos)) at most every ``listingInterval``, so
-    /// a walk or an index of 100,000 photos pays the O(n) arrangement a few
-    /// times a second, not every frame. Not mid-switch or mid-pinch: the
-    /// photos wait for the next frame at rest.
-    func applyListing(now: TimeInterval?) {
-        guard frames.isResting else { return }
-        let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
-        if let now, listingStarted == nil { listingStarted = now }
-        // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
-        let waited = now.flatMap { now in listingStarted.map { now - $0 } } ?? 0
-        if !firstScreenPending || waited >= Self.firstScreenWait { firstScreenShown = true }
-        if now != nil, !firstScreenShown, timeline.shownCount > 0 { return }   // the first screen is filling
-        let events = listing.takeArrivals(first: now != nil && !firstScreenShown,
-                                          maximumPhotos: now == nil ? .max : Self.photosPerFrame)
-        var found: [FoundPhoto] = [], removedAny = false
-        for event in events {
-            switch event {
-            case .photos(let photos):
-                found += photos
-            case .removed(let ids):
-                // Photos found earlier in this frame's events come before the removal.
-                file(found)
-                found = []
-                let gone = timeline.remove(ids)
-                shapeTracker.forgetPhotos(gone)
-                removedAny = removedAny || !gone.isEmpty
-            case .finished(let summary):
-                listingSummary = summary
-                if let notice = library.refusalNotice {
-                    FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
-                }
-            case .failed(let message):
-                status = "The photos could not be listed: \(message)"
-            }
-        }
-        file(found)
-        var isDue = true                                  // at once: no frame time, the first screen, the end
-        if let now, firstScreenShown, listingSummary == nil, let last = lastListingApplied {
-            isDue = now - last >= Self.listingInterval
-        }
-        // Dates that moved photos are shown by ``applyDates(now:)`` at its own pace, not here.
-        if removedAny { filedUnshown = true }
-        if isDue, filedUnshown {
-            if let now { lastListingApplied = now }
-            showFiled()
-        }
-        if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
-    }
-
-    /// The frame time the listing was first looked at (for ``firstScreenWait``).
-    private var listingStarted: TimeInterval?
-
-    /// The longest the rest of a listing waits for the first screen to fill.
-    static let firstScreenWait: TimeInterval = 1
-
-    /// The listing filed or removed photos since the last arrangement.
-    var filedUnshown = false
-
-    /// Adds photos the listing found to the timeline and the shape tracker,
-    /// without showing them yet (``showFiled()``). O(found).
-    private func file(_ found: [FoundPhoto]) {
-        guard !found.isEmpty else { return }
-        let first = timeline.count
-        timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
-        for (offset, photo) in found.enumerated() {
-            if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
-        }
-        shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
-        // A layout that places photos by shape reads their headers at once; a folder's are read (with
-        // their dates) once the first screen is full (``startBackgroundReads()``); a server's only when
-        // such a layout is shown (each is a request).
-        if settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
-        filedUnshown = true
-    }
-
-    /// Shows the photos filed and the dates and removals since the last
-    /// arrangement, the photo at the top kept in place. O(photos).
-    private func showFiled() {
-        let wasEmpty = arrangement.order.isEmpty
-        let anchor = topAnchor
-        arrange()
-        shapeTracker.noteLaidOut()
-        relayout(keepingPlace: !wasEmpty, anchor: anchor)
-        needsRearrange = false
-    }
-
-    /// How often photos found while a listing streams in are shown: often
-    /// enough to look immediate, rarely enough that a walk of 100,000
-    /// photos re-lays out a few times a second, not every frame.
-    package static let listingInterval: TimeInterval = 0.25
-
-    /// The most photos a frame files from the listing: a few milliseconds
-    /// on a 2-core machine (an index's 100,000 records taken at once took
-    /// 120 ms: seven frames missed).
-    package static let photosPerFrame = 4096
 
     // MARK: Photo shapes
 

@@ -1,0 +1,146 @@
+import Foundation
+import ParallaxImages
+
+/// Where the listing shown stands: what ``GalleryModel/applyListing(now:)``
+/// decides by. Reset when a listing starts.
+struct ListingProgress {
+    /// The frame time the listing was first looked at (for ``GalleryModel/firstScreenWait``).
+    var started: TimeInterval?
+    /// Whether the first screen has been full once (or waited for long enough).
+    var firstScreenShown = false
+    /// When photos the listing found were last shown.
+    var lastShown: TimeInterval?
+    /// The listing filed or removed photos since the last arrangement.
+    var filedUnshown = false
+}
+
+/// The photos a library lists, taken in as they stream (``PhotoListing``)
+/// and shown: the first screen from the first batch, the rest a frame's
+/// worth at a time, arranged a few times a second.
+extension GalleryModel {
+    /// Lists the photos (again, after an erase) and returns once the
+    /// listing is complete, every photo found shown (headless rendering,
+    /// benchmarks, tests). The window uses ``startListing()`` instead.
+    package func loadPhotoList() async {
+        startListing()
+        await listing.waitUntilFinished()
+        applyListing(now: nil)
+    }
+
+    /// Starts listing the photos (again, after an erase), forgetting those
+    /// shown: they arrive on later frames as the listing streams in, the
+    /// first screen from the first batch.
+    package func startListing() {
+        timeline = PhotoTimeline()
+        shapeTracker.forget(photos: [])
+        status = nil
+        listingSummary = nil
+        listingProgress = ListingProgress()
+        lastRearrange = nil
+        needsRearrange = false
+        arrange()
+        relayout(keepingPlace: false)
+        listing.start(library.listing(from: server))
+    }
+
+    /// Whether photos are still being found.
+    package var isListing: Bool { listing.isListing }
+
+    /// Takes in the photos found since the last frame and shows them, the
+    /// photo at the top kept in place (`now == nil`: everything, at once).
+    /// The first screen comes from the first batch that has photos, shown
+    /// at once; the rest wait in the listing's inbox until that screen is
+    /// full, so its decodes have the cores (a walk's batches arranged one a
+    /// frame meanwhile cost 13-44 ms a frame at 100,000 photos, for tiles
+    /// that were blank anyway). After that, up to ``photosPerFrame``
+    /// photos a frame are filed (O(photos taken)), and shown (arranged and
+    /// laid out again, O(all photos)) at most every ``listingInterval``, so
+    /// a walk or an index of 100,000 photos pays the O(n) arrangement a few
+    /// times a second, not every frame. Not mid-switch or mid-pinch: the
+    /// photos wait for the next frame at rest.
+    func applyListing(now: TimeInterval?) {
+        guard frames.isResting else { return }
+        let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
+        if let now, listingProgress.started == nil { listingProgress.started = now }
+        // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
+        let waited = now.flatMap { now in listingProgress.started.map { now - $0 } } ?? 0
+        if !firstScreenPending || waited >= Self.firstScreenWait { listingProgress.firstScreenShown = true }
+        if now != nil, !listingProgress.firstScreenShown, timeline.shownCount > 0 { return }   // the first screen is filling
+        let events = listing.takeArrivals(first: now != nil && !listingProgress.firstScreenShown,
+                                          maximumPhotos: now == nil ? .max : Self.photosPerFrame)
+        var found: [FoundPhoto] = [], removedAny = false
+        for event in events {
+            switch event {
+            case .photos(let photos):
+                found += photos
+            case .removed(let ids):
+                // Photos found earlier in this frame's events come before the removal.
+                file(found)
+                found = []
+                let gone = timeline.remove(ids)
+                shapeTracker.forgetPhotos(gone)
+                removedAny = removedAny || !gone.isEmpty
+            case .finished(let summary):
+                listingSummary = summary
+                if let notice = library.refusalNotice {
+                    FileHandle.standardError.write(Data("parallax-gallery: \(notice)\n".utf8))
+                }
+            case .failed(let message):
+                status = "The photos could not be listed: \(message)"
+            }
+        }
+        file(found)
+        var isDue = true                                  // at once: no frame time, the first screen, the end
+        if let now, listingProgress.firstScreenShown, listingSummary == nil, let last = listingProgress.lastShown {
+            isDue = now - last >= Self.listingInterval
+        }
+        // Dates that moved photos are shown by ``applyDates(now:)`` at its own pace, not here.
+        if removedAny { listingProgress.filedUnshown = true }
+        if isDue, listingProgress.filedUnshown {
+            if let now { listingProgress.lastShown = now }
+            showFiled()
+        }
+        if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
+    }
+
+    /// The longest the rest of a listing waits for the first screen to fill.
+    static let firstScreenWait: TimeInterval = 1
+
+    /// Adds photos the listing found to the timeline and the shape tracker,
+    /// without showing them yet (``showFiled()``). O(found).
+    private func file(_ found: [FoundPhoto]) {
+        guard !found.isEmpty else { return }
+        let first = timeline.count
+        timeline.append(found.lazy.map { (id: $0.id, fileTime: $0.fileTime) })
+        for (offset, photo) in found.enumerated() {
+            if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
+        }
+        shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
+        // A layout that places photos by shape reads their headers at once; a folder's are read (with
+        // their dates) once the first screen is full (``startBackgroundReads()``); a server's only when
+        // such a layout is shown (each is a request).
+        if settings.layout.usesPhotoShapes { shapeTracker.startReading(from: server) }
+        listingProgress.filedUnshown = true
+    }
+
+    /// Shows the photos filed and the dates and removals since the last
+    /// arrangement, the photo at the top kept in place. O(photos).
+    private func showFiled() {
+        let wasEmpty = arrangement.order.isEmpty
+        let anchor = topAnchor
+        arrange()
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: !wasEmpty, anchor: anchor)
+        needsRearrange = false
+    }
+
+    /// How often photos found while a listing streams in are shown: often
+    /// enough to look immediate, rarely enough that a walk of 100,000
+    /// photos re-lays out a few times a second, not every frame.
+    package static let listingInterval: TimeInterval = 0.25
+
+    /// The most photos a frame files from the listing: a few milliseconds
+    /// on a 2-core machine (an index's 100,000 records taken at once took
+    /// 120 ms: seven frames missed).
+    package static let photosPerFrame = 4096
+}
