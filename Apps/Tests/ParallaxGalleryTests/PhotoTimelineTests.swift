@@ -305,6 +305,21 @@ struct GalleryTimelineTests {
 @Suite("Gallery listing")
 @MainActor
 struct GalleryListingTests {
+    /// A model at 800 × 700 over `source` whose listing the test drives
+    /// (`feed`), started.
+    func streamingModel(source: any ImageSource) throws -> (GalleryModel, AsyncStream<ListingEvent>.Continuation) {
+        var continuation: AsyncStream<ListingEvent>.Continuation?
+        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let feed = try #require(continuation)
+        var library = PhotoLibrary(source: source, credits: [], description: "streamed", readsHeadersLocally: true)
+        library.makeListing = { _ in events }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
+        model.startListing()
+        return (model, feed)
+    }
+
     /// An index's records: an empty batch, the first screen's photos, then
     /// a backlog larger than a frame may take. The first photos show on the
     /// next frame (an empty batch once kept them waiting a whole listing
@@ -316,16 +331,7 @@ struct GalleryListingTests {
             (ImageID(String(format: "2025/IMG_%04d.png", index)), SyntheticPhotos.rowPattern(tag: UInt8(index), width: 40, height: 30))
         }
         let backlog = GalleryModel.photosPerFrame * 2 + 100
-        var continuation: AsyncStream<ListingEvent>.Continuation?
-        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
-        let feed = try #require(continuation)
-        var library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "indexed",
-                                   readsHeadersLocally: true)
-        library.makeListing = { _ in events }
-        var settings = GallerySettings()
-        settings.latency = .none
-        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
-        model.startListing()
+        let (model, feed) = try streamingModel(source: InMemoryImageSource(images: images))
         feed.yield(.photos([]))
         feed.yield(.photos(images.enumerated().map { FoundPhoto(id: $1.0, fileTime: 1_800_000_000 - Int64($0) * 60) }))
         feed.yield(.photos((0..<backlog).map { FoundPhoto(id: ImageID("2001/IMG_\($0).png"), fileTime: 1_000_000_000 - Int64($0)) }))
@@ -370,16 +376,7 @@ struct GalleryListingTests {
             (ImageID(String(format: "new/IMG_%04d.png", index)), SyntheticPhotos.rowPattern(tag: UInt8(index), width: 40, height: 30))
         }
         let gate = HeaderGate()                                   // never opened until the end: the pictures never come
-        var continuation: AsyncStream<ListingEvent>.Continuation?
-        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
-        let feed = try #require(continuation)
-        var library = PhotoLibrary(source: GatedDataSource(base: InMemoryImageSource(images: images), gate: gate),
-                                   credits: [], description: "stuck", readsHeadersLocally: true)
-        library.makeListing = { _ in events }
-        var settings = GallerySettings()
-        settings.latency = .none
-        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
-        model.startListing()
+        let (model, feed) = try streamingModel(source: GatedDataSource(base: InMemoryImageSource(images: images), gate: gate))
         feed.yield(.photos(images.map { FoundPhoto(id: $0.0, fileTime: 1_800_000_000) }))
         feed.yield(.photos((0..<100).map { FoundPhoto(id: ImageID("old/IMG_\($0).png"), fileTime: 1_000_000_000) }))
         feed.yield(.finished(FolderScan.Report()))
@@ -407,16 +404,7 @@ struct GalleryListingTests {
              SyntheticPhotos.rowPattern(tag: UInt8(index % 256), width: 40, height: 30))
         }
         // The listing is driven by the test: a batch at a time, each photo with a file time.
-        var continuation: AsyncStream<ListingEvent>.Continuation?
-        let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
-        let feed = try #require(continuation)
-        var library = PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "streamed",
-                                   readsHeadersLocally: true)
-        library.makeListing = { _ in events }
-        var settings = GallerySettings()
-        settings.latency = .none
-        let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))
-        model.startListing()
+        let (model, feed) = try streamingModel(source: InMemoryImageSource(images: images))
         #expect(model.photos.isEmpty)
         #expect(model.isListing)
         var generator = SeededGenerator(seed: 5)
