@@ -16,6 +16,12 @@ public enum ImageDisplay: Sendable, Hashable {
 
 /// Which placeholder a cell shows while its picture loads.
 public enum ImagePlaceholder: Sendable, Hashable {
+    /// A preview of the photo itself (rendered from its ThumbHash: its
+    /// colours and shapes, soft): better than either placeholder below,
+    /// shown whenever the photo's preview is known. Draw it as the
+    /// thumbnail would be drawn (same frame, filling it, scaled smoothly);
+    /// the thumbnail then cross-fades over it.
+    case preview(PixelImage)
     /// The picture must be downloaded: an illustration, as RolfHendriks' UICollectionView-Demo does,
     /// because the wait may be long.
     case uncached

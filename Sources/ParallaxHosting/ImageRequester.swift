@@ -14,9 +14,12 @@ import ParallaxImages
 /// download itself goes on).
 ///
 /// What the view is told follows RolfHendriks' UICollectionView-Demo: a memory-cache hit is shown at
-/// once; otherwise a placeholder (``ImagePlaceholder/cached`` black when the
-/// picture is stored on the device, the illustration when it must be
-/// downloaded), then the thumbnail with a ``fadeDuration`` cross-fade.
+/// once; otherwise a placeholder, then the thumbnail with a ``fadeDuration``
+/// cross-fade. The placeholder is the photo's preview whenever the loader's
+/// `previews` know it (a ThumbHash from the app, a listing or an earlier
+/// decode), as Apple Photos shows a soft version first; else
+/// ``ImagePlaceholder/cached`` black when the picture is stored on the
+/// device, the illustration when it must be downloaded.
 ///
 /// Complexity: O(1) per call, besides the loader's own work.
 @MainActor
@@ -85,7 +88,8 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// as `target` is not rebound or cancelled:
     /// - a memory-cache hit at once, with no fade;
     /// - otherwise a placeholder, then the image (with the cross-fade) or
-    ///   the failure. The placeholder is shown at once when it is known
+    ///   the failure. The photo's preview, when known, is shown at once.
+    ///   Otherwise the placeholder is shown at once when it is known
     ///   whether the photo is stored on the device; when that must first be
     ///   asked of the source, it is shown on the answer, so a stored photo
     ///   never flashes the download illustration (keep the view blank, as
@@ -122,8 +126,11 @@ public final class ImageRequester<Target: Hashable & Sendable> {
             return
         }
         let knownStored = storedIDs.contains(key.id)
-        let asksSource = !isResize && !knownStored && source != nil
-        if !isResize, !asksSource {
+        let preview = isResize ? nil : loader.previews.image(for: key.id)
+        let asksSource = !isResize && preview == nil && !knownStored && source != nil
+        if let preview {
+            display(.placeholder(.preview(preview)))
+        } else if !isResize, !asksSource {
             display(.placeholder(knownStored ? .cached : .uncached))
         }
         let loader = self.loader, source = self.source

@@ -25,6 +25,12 @@ enum Swatches {
     }
 }
 
+extension ImageLoader.Configuration {
+    /// No previews made from decodes: these tests are about the placeholders
+    /// shown where no preview is known (ImageRequesterPreviewTests has the rest).
+    static var placeholdersOnly: Self { .init(makesPreviews: false) }
+}
+
 extension ThumbnailSize {
     static var fallback: ThumbnailSize { try! ThumbnailSize(width: 1, height: 1) }
 }
@@ -122,7 +128,7 @@ private func settle(_ requests: ImageRequester<Int>) async {
 struct ImageRequesterTests {
     @Test("a download: the illustration first, then the photo with a 0.25 s cross-fade")
     func download() async {
-        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(2), into: 0) { log.record($0) }
@@ -135,7 +141,7 @@ struct ImageRequesterTests {
 
     @Test("a memory-cache hit is shown at once, with no placeholder and no fade")
     func memoryHit() async {
-        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         _ = try? await loader.image(for: Swatches.key(1))
         let requests = ImageRequester<Int>(loader: loader)
         let log = DisplayLog()
@@ -149,7 +155,7 @@ struct ImageRequesterTests {
     @Test("with a source, the placeholder waits for its answer: black for a stored photo, the illustration for a download")
     func placeholderWaitsForTheSource() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()), source: source)
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly), source: source)
         let log = DisplayLog()
         requests.load(Swatches.key(2), into: 0) { log.record($0) }
         #expect(log.entries.isEmpty)
@@ -164,7 +170,7 @@ struct ImageRequesterTests {
     func storedPhoto() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
         await source.markStored(Swatches.id(3))
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()), source: source)
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly), source: source)
         let log = DisplayLog()
         requests.load(Swatches.key(3), into: 0) { log.record($0) }
         await source.release(Swatches.id(3))
@@ -186,7 +192,7 @@ struct ImageRequesterTests {
         let source = HeldSource(backing: Swatches.source(count: 4))
         await source.markStored(Swatches.id(1))
         for n in 0..<4 { await source.release(Swatches.id(n)) }
-        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader, source: source)
         let log = DisplayLog()
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
@@ -213,7 +219,7 @@ struct ImageRequesterTests {
     @Test("a reused view never shows the photo it asked for before, whichever finishes first")
     func reuse() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
-        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 5) { log.record($0) }
@@ -232,7 +238,7 @@ struct ImageRequesterTests {
     func cancel() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
         let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(),
-                                 configuration: .init(scrollAwayPolicy: .keepDownloading))
+                                 configuration: .init(scrollAwayPolicy: .keepDownloading, makesPreviews: false))
         let requests = ImageRequester<Int>(loader: loader)
         let log = DisplayLog()
         requests.load(Swatches.key(2), into: 1) { log.record($0) }
@@ -260,7 +266,7 @@ struct ImageRequesterTests {
     func resize() async {
         let source = HeldSource(backing: Swatches.source(count: 4))
         await source.release(Swatches.id(1))
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder()))
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly))
         let log = DisplayLog()
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
         await settle(requests)
@@ -284,7 +290,7 @@ struct ImageRequesterTests {
         // machine (an erase fails a download when its latency has passed, so the test waits that long).
         let server = SimulatedImageServer(backing: Swatches.source(count: 4),
                                           behavior: .init(latency: .seconds(1) ... .seconds(1), seed: 1))
-        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: server, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader, source: server)
         let log = DisplayLog()
         requests.load(Swatches.key(3), into: 0) { log.record($0) }
@@ -318,7 +324,7 @@ struct ImageRequesterTests {
 
     @Test("RolfHendriks' UICollectionView-Demo's resize: the placeholder again, then a fade (the gallery's behaviour)")
     func resizeShowingPlaceholder() async {
-        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder())
+        let loader = ImageLoader(source: Swatches.source(count: 4), decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader, resizeBehavior: .showsPlaceholder)
         let log = DisplayLog()
         requests.load(Swatches.key(1), into: 0) { log.record($0) }
@@ -339,7 +345,7 @@ struct ImageRequesterTests {
     @Test("a retry after a failure starts over with the placeholder, then shows the outcome once")
     func retryAfterFailure() async {
         let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0, 1, 2]))])
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder()))
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly))
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         await settle(requests)
@@ -356,7 +362,7 @@ struct ImageRequesterTests {
     @Test("a resize that fails keeps the photo at its old size, with no failure shown")
     func failedResize() async {
         let flaky = FlakySource(good: Swatches.data(0), broken: Data([0xFF, 0xD8, 0xFF, 0, 1, 2]))
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: flaky, decoder: PlatformImageDecoder()))
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: flaky, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly))
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         await settle(requests)
@@ -376,7 +382,7 @@ struct ImageRequesterTests {
     @Test("a picture that fails shows the failure, with the reason")
     func failure() async {
         let broken = InMemoryImageSource(images: [(Swatches.id(0), Data([0xFF, 0xD8, 0xFF, 0x00, 0x01]))])
-        let requests = ImageRequester<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder()))
+        let requests = ImageRequester<Int>(loader: ImageLoader(source: broken, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly))
         let log = DisplayLog()
         requests.load(Swatches.key(0), into: 0) { log.record($0) }
         await settle(requests)
@@ -396,7 +402,7 @@ struct ImageRequesterTests {
         let count = 30
         let loader = ImageLoader(source: SimulatedImageServer(
             backing: Swatches.source(count: count),
-            behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: PlatformImageDecoder())
+            behavior: .init(latency: .zero ... .milliseconds(3), seed: 9)), decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
         let requests = ImageRequester<Int>(loader: loader)
         var rng = SplitMix64(seed: 77)
         let wanted = Wanted()

@@ -56,6 +56,18 @@ package struct RepeatingImageSource: ImageSource {
         return headers
     }
 
+    /// The base's listed previews, under every repeated name.
+    package func listedPreviews() async -> [ImageID: ThumbHash] {
+        let listed = await base.listedPreviews()
+        guard !listed.isEmpty, let ids = try? await base.imageIDs(), !ids.isEmpty else { return [:] }
+        var previews: [ImageID: ThumbHash] = [:]
+        for index in 0..<count {
+            let original = ids[index % ids.count]
+            if let preview = listed[original] { previews[ImageID("\(index)__\(original.rawValue)")] = preview }
+        }
+        return previews
+    }
+
     package var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
 
     package func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {

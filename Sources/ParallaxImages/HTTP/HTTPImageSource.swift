@@ -244,6 +244,9 @@ public struct HTTPImageSource: ImageSource {
     /// The headers the last index read stated: a manifest's sized entries.
     public func listedHeaders() async -> [ImageID: ImageHeader] { lastIndex.withLock { $0.headers } }
 
+    /// The previews the last index read gave: a manifest's `thumbhash` entries.
+    public func listedPreviews() async -> [ImageID: ThumbHash] { lastIndex.withLock { $0.previews } }
+
     /// Always `false`: the source keeps nothing on the device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { false }
 

@@ -16,6 +16,8 @@ struct HTTPIndex: Sendable {
     var names: [ImageID] = []
     /// The sizes a manifest states, by name.
     var headers: [ImageID: ImageHeader] = [:]
+    /// The previews a manifest gives (`thumbhash`), by name.
+    var previews: [ImageID: ThumbHash] = [:]
     /// Names the index gave that are not a relative path under the base, with why.
     var refused: [HTTPImageSource.RefusedName] = []
 
@@ -37,11 +39,9 @@ struct HTTPIndex: Sendable {
                 index.names.reserveCapacity(estimate)
                 index.headers.reserveCapacity(estimate)
                 try ImageManifest.forEachEntry(inJSON: body) { entry in
-                    if let header = entry.header {
-                        index.accept(entry.id.rawValue, header: header)
-                    } else {
-                        index.accept(entry.id.rawValue)
-                    }
+                    let taken = entry.header.map { index.accept(entry.id.rawValue, header: $0) }
+                        ?? index.accept(entry.id.rawValue)
+                    if taken, let preview = entry.previewHash { index.previews[entry.id] = preview }
                 }
                 index.seen = []
                 return index
@@ -79,22 +79,25 @@ struct HTTPIndex: Sendable {
     private var seen: Set<String> = []
 
     /// Takes `name` if it is a relative path under the base not seen before; records
-    /// why not otherwise.
-    private mutating func accept(_ name: String) {
-        guard isSafe(name), headers.isEmpty || headers[ImageID(name)] == nil, seen.insert(name).inserted else { return }
+    /// why not otherwise. Whether it was taken.
+    @discardableResult
+    private mutating func accept(_ name: String) -> Bool {
+        guard isSafe(name), headers.isEmpty || headers[ImageID(name)] == nil, seen.insert(name).inserted else { return false }
         names.append(ImageID(name))
+        return true
     }
 
     /// Takes `name` with the size a manifest states, as ``accept(_:)``
     /// does; the first listing of a name wins. One hash for a new name.
-    private mutating func accept(_ name: String, header: ImageHeader) {
-        guard isSafe(name), seen.isEmpty || !seen.contains(name) else { return }
+    private mutating func accept(_ name: String, header: ImageHeader) -> Bool {
+        guard isSafe(name), seen.isEmpty || !seen.contains(name) else { return false }
         let id = ImageID(name)
         if let first = headers.updateValue(header, forKey: id) {
             headers[id] = first                                     // a repeat: the first stays
-            return
+            return false
         }
         names.append(id)
+        return true
     }
 
     /// Whether `name` is a relative path under the base; records why not otherwise.

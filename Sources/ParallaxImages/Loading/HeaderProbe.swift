@@ -175,10 +175,10 @@ public actor HeaderProbe {
             }
             guard !ids.isEmpty else { continue }
             readingTasks += 1
-            let source = self.source
+            let source = self.source, batch = ids
             Task {
-                let results = await source.headersAndCaptureDates(for: ids)
-                self.finish(ids, results)
+                let results = await source.headersAndCaptureDates(for: batch)
+                self.finish(batch, results)
             }
         }
         // Drop the consumed part of the queue now and then, so it never grows without bound.

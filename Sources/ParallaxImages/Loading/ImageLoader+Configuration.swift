@@ -39,18 +39,25 @@ extension ImageLoader {
         public var scrollAwayPolicy: ScrollAwayPolicy
         /// In which order waiting work is served.
         public var ordering: Ordering
+        /// Whether a photo's first decoded thumbnail also gives it a
+        /// preview (its ``ThumbHash``, in ``ImageLoader/previews``): about
+        /// 0.3 ms beside the decode, so that the photo shows its preview
+        /// wherever its thumbnail is not at hand (another size, evicted,
+        /// the next launch, through the app's own store). On by default.
+        public var makesPreviews: Bool
 
         /// A configuration; counts below 1 are raised to 1.
         public init(maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maximumConcurrentBackgroundDecodes: Int? = nil,
                     maximumConcurrentDownloads: Int = 6, scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
-                    ordering: Ordering = .priority) {
+                    ordering: Ordering = .priority, makesPreviews: Bool = true) {
             self.maximumConcurrentDecodes = max(maximumConcurrentDecodes, 1)
             self.maximumConcurrentBackgroundDecodes = min(max(maximumConcurrentBackgroundDecodes ?? (self.maximumConcurrentDecodes - 1), 1),
                                                           self.maximumConcurrentDecodes)
             self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
             self.scrollAwayPolicy = scrollAwayPolicy
             self.ordering = ordering
+            self.makesPreviews = makesPreviews
         }
     }
 }

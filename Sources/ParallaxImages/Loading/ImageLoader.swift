@@ -51,6 +51,11 @@ import Foundation
 public actor ImageLoader {
     /// The decoded thumbnails in memory; surfaces may read it directly.
     public nonisolated let memoryCache: MemoryImageCache
+    /// The photos' previews (their ThumbHashes and the pictures rendered
+    /// from them), which surfaces show until a thumbnail arrives: filled by
+    /// the app or a source's listing, and by the loader from each photo's
+    /// first decoded thumbnail.
+    public nonisolated let previews: PreviewStore
     /// How much runs at once, and in which order.
     public nonisolated let configuration: Configuration
     /// Disk cache → fetch → decode; runs in each job's task, off the actor.
@@ -73,9 +78,12 @@ public actor ImageLoader {
     /// on `clock` (a test may pass a manual one).
     public init(source: any ImageSource, decoder: any ImageDecoding = PlatformImageDecoder(),
                 memoryCache: MemoryImageCache = MemoryImageCache(), diskCache: DiskImageCache? = nil,
+                previews: PreviewStore = PreviewStore(),
                 configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) {
-        pipeline = LoadPipeline(source: source, decoder: decoder, diskCache: diskCache, clock: clock, loadTime: loadTime)
+        pipeline = LoadPipeline(source: source, decoder: decoder, diskCache: diskCache, clock: clock, loadTime: loadTime,
+                                previews: configuration.makesPreviews ? previews : nil)
         self.memoryCache = memoryCache
+        self.previews = previews
         self.configuration = configuration
         let ordering = configuration.ordering
         switch ordering {
@@ -195,11 +203,13 @@ public actor ImageLoader {
         if let resettable = pipeline.source as? any ResettableImageSource { await resettable.reloadAll() }
     }
 
-    /// Erases everything: caches, the source's downloads and list. Work
-    /// under way fails (the source reports it erased) and is not cached.
+    /// Erases everything: caches, previews, the source's downloads and
+    /// list. Work under way fails (the source reports it erased) and is
+    /// not cached.
     public func eraseAll() async {
         epoch += 1
         memoryCache.removeAll()
+        previews.removeAll()
         await pipeline.diskCache?.removeAll()
         if let resettable = pipeline.source as? any ResettableImageSource { await resettable.eraseAll() }
     }

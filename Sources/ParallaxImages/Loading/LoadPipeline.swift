@@ -32,7 +32,8 @@ struct LoadOutput: Sendable {
 /// decode, each a small function of its own.
 ///
 /// Owns no state of its own beyond what it was given (the source, decoder,
-/// disk cache, the clock's stopwatch and the load-time average it feeds),
+/// disk cache, the clock's stopwatch, the load-time average it feeds and
+/// the preview store it files a hash in for each photo it decodes first),
 /// so it runs off the loader's actor, in the job's task, and asks the
 /// loader for slots through ``LoadSlots``: a download slot around the fetch
 /// (and around a fingerprint that costs a request), a decode slot around
@@ -45,15 +46,18 @@ struct LoadPipeline: Sendable {
     let startStopwatch: @Sendable () -> @Sendable () -> Duration
     /// Where each load's fetch-plus-decode time is counted.
     let loadTime: LoadTimeAverage
+    /// Where a hash made from a decoded thumbnail goes; `nil`: none is made.
+    let previews: PreviewStore?
 
     /// A pipeline timing its stages on `clock`.
     init(source: any ImageSource, decoder: any ImageDecoding, diskCache: DiskImageCache?,
-         clock: any Clock<Duration>, loadTime: LoadTimeAverage) {
+         clock: any Clock<Duration>, loadTime: LoadTimeAverage, previews: PreviewStore? = nil) {
         self.source = source
         self.decoder = decoder
         self.diskCache = diskCache
         self.startStopwatch = Self.stopwatch(on: clock)
         self.loadTime = loadTime
+        self.previews = previews
     }
 
     /// Loads `key`'s thumbnail: from the disk cache if it has a current
@@ -95,7 +99,7 @@ struct LoadPipeline: Sendable {
         let decodeGrant = await slots.acquire(.decode)
         await slots.release(.download, downloadGrant)
         guard let decodeGrant else { return .failure(.cancelled) }
-        let decoded = await decode(data, size: key.size)
+        let decoded = await decode(data, size: key.size, makingPreviewOf: previews?.contains(key.id) == false ? key.id : nil)
         loadTime.record(fetched.duration + decoded.duration)
         await slots.release(.decode, decodeGrant)
         switch decoded.result {
@@ -159,13 +163,18 @@ struct LoadPipeline: Sendable {
     /// Decodes `data` into a thumbnail of `size` on the pipeline's decoding
     /// threads (never the caller's, never Swift's cooperative pool), and how
     /// long that took on the loader's clock. The calling task's priority
-    /// picks the threads' lane: urgent work decodes first.
-    func decode(_ data: Data, size: ThumbnailSize) async -> (result: Result<DecodedThumbnail, ImageLoadingError>, duration: Duration) {
-        let decoder = self.decoder
+    /// picks the threads' lane: urgent work decodes first. Given a photo
+    /// whose preview is not known, it files the thumbnail's ``ThumbHash``
+    /// for it too (a fraction of a millisecond beside the decode).
+    func decode(_ data: Data, size: ThumbnailSize,
+                makingPreviewOf id: ImageID? = nil) async -> (result: Result<DecodedThumbnail, ImageLoadingError>, duration: Duration) {
+        let decoder = self.decoder, previews = self.previews
         let stopwatch = startStopwatch()
         let result = await BlockingWorkQueue.decoding.run { () -> Result<DecodedThumbnail, ImageLoadingError> in
             do throws(ImageDecodingError) {
-                return .success(try decoder.thumbnail(from: data, size: size))
+                let thumbnail = try decoder.thumbnail(from: data, size: size)
+                if let id, let previews { previews.insertMade(ThumbHash(encoding: thumbnail.image), for: id) }
+                return .success(thumbnail)
             } catch {
                 return .failure(.decoding(error))
             }

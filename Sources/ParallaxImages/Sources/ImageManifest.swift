@@ -11,7 +11,8 @@ import Foundation
 /// ```json
 /// { "images": [
 ///     { "name": "beach.jpg", "width": 4032, "height": 3024 },
-///     { "name": "portrait.jpg", "width": 3024, "height": 4032, "orientation": 6 },
+///     { "name": "portrait.jpg", "width": 3024, "height": 4032, "orientation": 6,
+///       "thumbhash": "k0oGLQaSVsN0BVhn2oq2Z5SQUQcZ" },
 ///     "unmeasured.png"
 /// ] }
 /// ```
@@ -20,8 +21,10 @@ import Foundation
 /// orientation, which is what a layout wants and what photo services list.
 /// `orientation` (EXIF 1–8, 1 when absent) and `format` (`"jpeg"` or
 /// `"png"`, or their media types; else taken from the name's extension) are
-/// optional. Other keys
-/// are ignored, so a manifest can carry whatever else its server needs.
+/// optional, and so is `thumbhash`: the picture's ``ThumbHash`` in base64, as
+/// Immich serves it, which a surface shows until the picture arrives (one
+/// that is not a hash is ignored). Other keys are ignored, so a manifest
+/// can carry whatever else its server needs.
 ///
 /// A manifest is read leniently, as a folder listing is: an element with
 /// no usable name is skipped, a name listed twice counts once (the first),
@@ -39,11 +42,14 @@ public struct ImageManifest: Sendable, Hashable {
         /// Its header as the manifest states it, or `nil` when the manifest
         /// gives no usable size.
         public var header: ImageHeader?
+        /// Its preview, when the manifest gives one.
+        public var previewHash: ThumbHash?
 
         /// An entry as given.
-        public init(id: ImageID, header: ImageHeader?) {
+        public init(id: ImageID, header: ImageHeader?, previewHash: ThumbHash? = nil) {
             self.id = id
             self.header = header
+            self.previewHash = previewHash
         }
     }
 
@@ -57,6 +63,15 @@ public struct ImageManifest: Sendable, Hashable {
 
     /// The names, in order.
     public var imageIDs: [ImageID] { entries.map(\.id) }
+
+    /// The previews the manifest gives, by name.
+    public var previewHashes: [ImageID: ThumbHash] {
+        var previews: [ImageID: ThumbHash] = [:]
+        for entry in entries {
+            if let preview = entry.previewHash { previews[entry.id] = preview }
+        }
+        return previews
+    }
 
     /// The headers the manifest states, by name.
     public var headers: [ImageID: ImageHeader] {
@@ -89,8 +104,9 @@ public struct ImageManifest: Sendable, Hashable {
 
     /// The manifest as JSON, in the form ``init(json:)`` reads: an object
     /// with an `images` list, each entry's name with, when known, its shown
-    /// `width` and `height`, its `format`, and its `orientation` when it is
-    /// not 1. What a server writes once for a folder of photos.
+    /// `width` and `height`, its `format`, its `orientation` when it is
+    /// not 1 and its `thumbhash` when known. What a server writes once for a
+    /// folder of photos.
     public func json() -> Data {
         struct Written: Encodable {
             var name: String
@@ -98,12 +114,14 @@ public struct ImageManifest: Sendable, Hashable {
             var height: Int?
             var format: String?
             var orientation: Int?
+            var thumbhash: String?
         }
         struct Document: Encodable { var images: [Written] }
         let images = entries.map { entry in
             Written(name: entry.id.rawValue, width: entry.header?.width, height: entry.header?.height,
                     format: entry.header?.format.rawValue,
-                    orientation: entry.header.flatMap { $0.orientation == .up ? nil : $0.orientation.rawValue })
+                    orientation: entry.header.flatMap { $0.orientation == .up ? nil : $0.orientation.rawValue },
+                    thumbhash: entry.previewHash?.base64)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -150,7 +168,8 @@ public struct ImageManifest: Sendable, Hashable {
                 if let type = element.type {
                     guard type == "file", FileNameExtension.isPhoto(element.name) else { return }
                 }
-                body(Entry(id: ImageID(element.name), header: header(of: element)))
+                body(Entry(id: ImageID(element.name), header: header(of: element),
+                           previewHash: element.thumbhash.flatMap { ThumbHash(base64: $0) }))
             }
         } catch {
             throw ParseError(reason: error.reason)

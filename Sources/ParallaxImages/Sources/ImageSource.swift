@@ -101,6 +101,12 @@ public protocol ImageSource: Sendable {
     /// ``HeaderProbe`` publishes at once, before reading the others. Empty by
     /// default, and until ``imageIDs()`` has been asked.
     func listedHeaders() async -> [ImageID: ImageHeader]
+    /// The previews the source learned with its list, without reading any
+    /// picture (a manifest's `thumbhash`, as photo servers such as Immich
+    /// serve): what a surface shows from the first frame, before any
+    /// picture arrives (file them in the loader's `previews`). Empty by
+    /// default, and until ``imageIDs()`` has been asked.
+    func listedPreviews() async -> [ImageID: ThumbHash]
     /// The header of `id` and when the photo was taken, read together from
     /// the same first bytes (``CaptureDateReader``): what a gallery that
     /// shows a library in the order it was taken asks of each photo. The
@@ -150,6 +156,9 @@ extension ImageSource {
 
     /// None: the source learns no header with its list.
     public func listedHeaders() async -> [ImageID: ImageHeader] { [:] }
+
+    /// None: the source learns no preview with its list.
+    public func listedPreviews() async -> [ImageID: ThumbHash] { [:] }
 
     /// No fingerprint: the disk cache is skipped for this source's pictures.
     public func fingerprint(for id: ImageID) async -> String? { nil }

@@ -45,6 +45,8 @@ struct ManifestJSONReader {
         var hasOrientation = false
         /// nginx's `autoindex_format json` says `"type": "file"` or `"directory"`.
         var type: String?
+        /// A ThumbHash in base64 (`thumbhash`, as Immich names it, or `thumbHash`).
+        var thumbhash: String?
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -127,6 +129,7 @@ struct ManifestJSONReader {
                 element.hasFormat = true
                 element.format = try reader.stringOrSkip()
             case "type": element.type = try reader.stringOrSkip()
+            case "thumbhash", "thumbHash": element.thumbhash = try reader.stringOrSkip()
             default: try reader.skipValue()
             }
         }

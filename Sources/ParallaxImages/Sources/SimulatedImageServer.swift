@@ -110,6 +110,9 @@ public actor SimulatedImageServer: ImageSource {
     /// The backing source's listed headers, passed on as the list is.
     public func listedHeaders() async -> [ImageID: ImageHeader] { await backing.listedHeaders() }
 
+    /// The backing source's listed previews, passed on as the list is.
+    public func listedPreviews() async -> [ImageID: ThumbHash] { await backing.listedPreviews() }
+
     /// The backing source's list, fetched once and kept until ``eraseAll()``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         if let catalog { return catalog }
