@@ -25,6 +25,10 @@ package protocol GalleryCanvas: AnyObject {
     /// Draws `image` stretched to `rect` at `opacity` (0…1). `key` lets the
     /// canvas keep the uploaded texture between frames.
     func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double)
+    /// Draws photo `id`'s preview (a picture a few dozen pixels wide)
+    /// filling `rect` (its centre cropped to the rectangle's shape) and
+    /// scaled up smoothly, as the photo's thumbnail will fill it.
+    func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect)
     /// Limits drawing to `rect` (nil: the whole canvas).
     func clip(to rect: CGRect?)
     /// Draws one line of text with its top-left corner at `point`, with a

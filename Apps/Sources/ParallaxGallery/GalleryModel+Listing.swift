@@ -60,7 +60,7 @@ extension GalleryModel {
     /// photos wait for the next frame at rest.
     func applyListing(now: TimeInterval?) {
         guard frames.isResting else { return }
-        let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || blankCellCount > 0
+        let firstScreenPending = timeline.shownCount == 0 || cells.isEmpty || unsharpCellCount > 0
         if let now, listingProgress.started == nil { listingProgress.started = now }
         // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
         let waited = now.flatMap { now in listingProgress.started.map { now - $0 } } ?? 0
@@ -116,6 +116,8 @@ extension GalleryModel {
             if let time = photo.captureTime { timeline.recordCapture(time, of: first + offset) }
         }
         shapeTracker.append(found.map(\.id), knownHeaders: found.map(\.header))
+        let previews = found.lazy.compactMap { photo in photo.preview.map { (id: photo.id, hash: $0) } }
+        if !previews.isEmpty { loader.previews.insert(contentsOf: previews) }
         // A layout that places photos by shape reads their headers at once; a folder's are read (with
         // their dates) once the first screen is full (``startBackgroundReads()``); a server's only when
         // such a layout is shown (each is a request).

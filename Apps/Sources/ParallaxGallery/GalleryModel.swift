@@ -62,6 +62,8 @@ package final class GalleryModel {
     var needsRearrange = false
     /// When dates last re-sorted the photos.
     var lastRearrange: TimeInterval?
+    /// When the previews the loader made were last handed to the library's index.
+    var lastPreviewFiling: TimeInterval?
     /// Every photo, numbered as it arrived, with when it was taken.
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
@@ -135,7 +137,7 @@ package final class GalleryModel {
     /// re-sort the photos with the one at the top kept in place.
     func startBackgroundReads() {
         guard !shapeTracker.isReading, library.headersComeCheap, timeline.shownCount > 0,
-              !cells.isEmpty, blankCellCount == 0 else { return }
+              !cells.isEmpty, unsharpCellCount == 0 else { return }
         shapeTracker.startReading(from: server)
     }
 
@@ -295,6 +297,7 @@ package final class GalleryModel {
         shapeTracker.takeArrivals(shown: shownPhotos)
         applyDates(now: now)
         applyShapes(now: now)
+        filePreviews(now: now)
         if let rested = frames.advance(to: now) { rest(rested.pinch, at: rested.offset) }
 
         frames.frame(at: now, layout: layout, scrollOffset: scroll.position, viewportSize: viewportSize, into: &shown)

@@ -5,8 +5,9 @@ import Foundation
 import ParallaxImages
 
 /// Draws a ``GalleryModel`` onto a ``GalleryCanvas``: the photos with their
-/// parallax, placeholders (an illustration while a photo downloads, black
-/// while a stored one decodes), the 0.25 s cross-fade, error tiles, titles,
+/// parallax, previews (a photo's ThumbHash, soft, where it is known) or
+/// else placeholders (an illustration while a photo downloads, black while
+/// a stored one decodes), the 0.25 s cross-fade, error tiles, titles,
 /// the HUD, the help and the credits.
 package struct GalleryRenderer {
     package var showsHUD = true
@@ -73,6 +74,9 @@ package struct GalleryRenderer {
     @MainActor
     private func drawPlaceholder(_ cell: CellContent, on canvas: GalleryCanvas) {
         switch cell.placeholder {
+        case .preview(let preview):
+            // Where the photo will be: in its content frame, parallax included, under the cell's clip.
+            canvas.drawPreview(preview, of: cell.id, in: cell.contentFrame.offsetBy(dx: cell.frame.minX, dy: cell.frame.minY))
         case .cached:
             canvas.fill(cell.frame, Self.cachedPlaceholder)
         case .uncached:

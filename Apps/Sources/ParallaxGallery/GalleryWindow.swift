@@ -112,7 +112,8 @@ package final class GalleryWindow {
             statistics.record(next - due)
             workTimes.record(finished - start)
             if scene == nil {
-                quality.current.record(visible: model.cells.count, blank: model.blankCellCount, isMoving: !model.scroll.isAtRest,
+                quality.current.record(visible: model.cells.count, blank: model.blankCellCount, preview: model.previewCellCount,
+                                       isMoving: !model.scroll.isAtRest,
                                        frameTime: finished - due, interval: next - due)
                 if quality.current.seconds >= 5 { quality = (ScrollingQuality(), quality.current) }
             }

@@ -105,12 +105,13 @@ private final class RecordCollector: @unchecked Sendable {
 }
 
 extension FoundPhoto {
-    /// A photo as the index remembers it: its file's time, its header and
-    /// its capture date, all known.
+    /// A photo as the index remembers it: its file's time, its header, its
+    /// capture date and its preview, all known.
     init(record: LibraryRecord) {
         self.init(id: record.id, fileTime: FolderListing.wallClockSeconds(record.stamp.modificationNanoseconds),
                   header: record.metadata?.header,
-                  captureTime: record.metadata?.captureDate.map(FolderListing.wallClockSeconds(of:)))
+                  captureTime: record.metadata?.captureDate.map(FolderListing.wallClockSeconds(of:)),
+                  preview: record.previewHash.flatMap { ThumbHash(bytes: $0) })
     }
 
     /// A photo as the walk found it.

@@ -24,6 +24,7 @@ package actor LibraryIndexWriter {
 
     private var stamps: [ImageID: FileStamp] = [:]
     private var pending: [(file: ListedFile, metadata: PhotoMetadata)] = []
+    private var pendingPreviews: [(file: ListedFile, hash: [UInt8])] = []
     private var flushScheduled = false
     /// Why the last write failed, if one did (the gallery goes on without it).
     package private(set) var lastError: LibraryIndexError?
@@ -43,9 +44,29 @@ package actor LibraryIndexWriter {
     package func record(_ id: ImageID, header: ImageHeader?, captureDate: CaptureDate?) {
         guard let stamp = stamps[id] else { return }
         pending.append((ListedFile(id: id, stamp: stamp), PhotoMetadata(header: header, captureDate: captureDate)))
-        if pending.count >= Self.flushThreshold {
+        scheduleFlush()
+    }
+
+    /// Files what was read of each of `reads` (``record(_:header:captureDate:)``).
+    package func record(_ reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)]) {
+        for read in reads { record(read.id, header: read.header, captureDate: read.date) }
+    }
+
+    /// Files the previews the loader made (`PreviewStore.takeMadeHashes()`),
+    /// so that the next launch shows each photo's preview from its first
+    /// frame; photos whose stamp the walk has not given are not filed.
+    package func record(previews: [(id: ImageID, hash: ThumbHash)]) {
+        for preview in previews {
+            guard let stamp = stamps[preview.id] else { continue }
+            pendingPreviews.append((ListedFile(id: preview.id, stamp: stamp), preview.hash.bytes))
+        }
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
+        if pending.count + pendingPreviews.count >= Self.flushThreshold {
             flush()
-        } else if !flushScheduled {
+        } else if !flushScheduled, !(pending.isEmpty && pendingPreviews.isEmpty) {
             flushScheduled = true
             Task {
                 try? await Task.sleep(for: Self.flushDelay)
@@ -54,32 +75,30 @@ package actor LibraryIndexWriter {
         }
     }
 
-    /// Files what was read of each of `reads` (``record(_:header:captureDate:)``).
-    package func record(_ reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)]) {
-        for read in reads { record(read.id, header: read.header, captureDate: read.date) }
-    }
-
     /// Writes every read gathered so far.
     package func flush() {
         flushScheduled = false
-        guard !pending.isEmpty else { return }
-        let batch = pending
+        guard !pending.isEmpty || !pendingPreviews.isEmpty else { return }
+        let batch = pending, previews = pendingPreviews
         pending = []
-        Task { await self.write(batch) }
+        pendingPreviews = []
+        Task { await self.write(batch, previews) }
     }
 
     /// Writes every read gathered so far and returns once it is written.
     package func flushAndWait() async {
         flushScheduled = false
-        let batch = pending
+        let batch = pending, previews = pendingPreviews
         pending = []
-        await write(batch)
+        pendingPreviews = []
+        await write(batch, previews)
     }
 
-    private func write(_ batch: [(file: ListedFile, metadata: PhotoMetadata)]) async {
-        guard !batch.isEmpty else { return }
+    private func write(_ batch: [(file: ListedFile, metadata: PhotoMetadata)],
+                       _ previews: [(file: ListedFile, hash: [UInt8])]) async {
         do {
-            _ = try await index.recordMetadata(batch)
+            if !batch.isEmpty { _ = try await index.recordMetadata(batch) }
+            if !previews.isEmpty { _ = try await index.recordPreviewHashes(previews) }
         } catch {
             lastError = error
         }

@@ -56,19 +56,20 @@ struct PacedSession {
         var next = due + budget
         while next < finished { next += budget }        // a late frame waits for the next refresh
         let interval = seconds(next - due)
-        let visible = model.cells.count, blank = model.blankCellCount, moving = !model.scroll.isAtRest
-        whole.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
+        let visible = model.cells.count, blank = model.blankCellCount, preview = model.previewCellCount
+        let moving = !model.scroll.isAtRest
+        whole.record(visible: visible, blank: blank, preview: preview, isMoving: moving || isPinching, frameTime: frameTime,
                      interval: interval)
         if workTimes.count > 1 {                        // this frame's work is in already
-            afterFirst.record(visible: visible, blank: blank, isMoving: moving || isPinching, frameTime: frameTime,
+            afterFirst.record(visible: visible, blank: blank, preview: preview, isMoving: moving || isPinching, frameTime: frameTime,
                               interval: interval)
         }
         if isPinching {
-            pinching.record(visible: visible, blank: blank, isMoving: true, frameTime: frameTime, interval: interval)
+            pinching.record(visible: visible, blank: blank, preview: preview, isMoving: true, frameTime: frameTime, interval: interval)
             pinchWorkTimes.append(seconds(finished - began))
         }
         if let speed {
-            flings[speed, default: ScrollingQuality()].record(visible: visible, blank: blank, isMoving: moving,
+            flings[speed, default: ScrollingQuality()].record(visible: visible, blank: blank, preview: preview, isMoving: moving,
                                                               frameTime: frameTime, interval: interval)
         }
         cachePeak = max(cachePeak, model.loader.memoryCache.totalCost)
@@ -80,16 +81,21 @@ struct PacedSession {
         repeat { await frame(speed: speed) } while !model.scroll.isAtRest
     }
 
+    /// Waits, frame by frame, until every visible tile shows its photo;
+    /// records how long that took, and how long until every tile showed
+    /// at least its preview.
     mutating func waitForFullScreen(event: String) async {
         let began = seconds(due - start)
+        var previewed: Double?
         while true {
             let now = await frame()
-            if model.blankCellCount == 0, !model.cells.isEmpty {
-                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began))
+            if previewed == nil, model.blankCellCount == 0, !model.cells.isEmpty { previewed = now - began }
+            if model.unsharpCellCount == 0, !model.cells.isEmpty {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began, previewSeconds: previewed))
                 return
             }
             if now - began > fillTimeLimit {
-                fills.append(SessionBenchmark.Fill(event: event, seconds: nil))
+                fills.append(SessionBenchmark.Fill(event: event, seconds: nil, previewSeconds: previewed))
                 return
             }
         }
@@ -121,12 +127,12 @@ struct PacedSession {
         let began = seconds(due - start)
         while true {
             let now = await frame()
-            if model.blankCellCount == 0, model.staleCellCount == 0, !model.cells.isEmpty {
-                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began))
+            if model.unsharpCellCount == 0, model.staleCellCount == 0, !model.cells.isEmpty {
+                fills.append(SessionBenchmark.Fill(event: event, seconds: now - began, previewSeconds: nil))
                 return
             }
             if now - began > fillTimeLimit {
-                fills.append(SessionBenchmark.Fill(event: event, seconds: nil))
+                fills.append(SessionBenchmark.Fill(event: event, seconds: nil, previewSeconds: nil))
                 return
             }
         }

@@ -12,12 +12,17 @@ package struct FoundPhoto: Sendable {
     package var header: ImageHeader?
     /// When the photo was taken (wall-clock seconds), when an index remembered it.
     package var captureTime: Int64?
+    /// The photo's preview, when the listing gave one (a server's manifest)
+    /// or an index remembered it.
+    package var preview: ThumbHash?
 
-    package init(id: ImageID, fileTime: Int64? = nil, header: ImageHeader? = nil, captureTime: Int64? = nil) {
+    package init(id: ImageID, fileTime: Int64? = nil, header: ImageHeader? = nil, captureTime: Int64? = nil,
+                 preview: ThumbHash? = nil) {
         self.id = id
         self.fileTime = fileTime
         self.header = header
         self.captureTime = captureTime
+        self.preview = preview
     }
 }
 
@@ -185,7 +190,9 @@ extension PhotoLibrary {
             let task = Task {
                 do {
                     let ids = try await source.imageIDs()
-                    continuation.yield(.photos(ids.map { FoundPhoto(id: $0) }))
+                    // Previews come with the list (a manifest's `thumbhash`), so the first frame has them.
+                    let previews = await source.listedPreviews()
+                    continuation.yield(.photos(ids.map { FoundPhoto(id: $0, preview: previews[$0]) }))
                     var report = FolderScan.Report()
                     report.photoCount = ids.count
                     continuation.yield(.finished(report))

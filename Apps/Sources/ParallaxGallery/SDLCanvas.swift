@@ -22,6 +22,8 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
     private var textures: [ThumbnailKey: (texture: OpaquePointer, lastUse: UInt64)] = [:]
+    /// Previews' textures, by photo: a few kilobytes each, kept apart so they never evict a thumbnail's.
+    private var previews: [ImageID: (texture: OpaquePointer, image: PixelImage, lastUse: UInt64)] = [:]
     private var texts: [String: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
     private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
     private let fontPath: String?
@@ -44,9 +46,10 @@ package final class SDLCanvas: GalleryCanvas {
     /// Releases every texture and font.
     package func close() {
         for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        for entry in previews.values { SDL_DestroyTexture(entry.texture) }
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
-        textures.removeAll(); texts.removeAll(); fonts.removeAll()
+        textures.removeAll(); previews.removeAll(); texts.removeAll(); fonts.removeAll()
     }
 
     /// Marks the start of a frame (for least-recently-used eviction).
@@ -96,6 +99,20 @@ package final class SDLCanvas: GalleryCanvas {
         if abs(target.w - width) <= 1, abs(target.h - height) <= 1 {
             target = SDL_FRect(x: target.x.rounded(), y: target.y.rounded(), w: width, h: height)
         }
+        SDL_RenderCopyF(renderer, texture, nil, &target)
+    }
+
+    package func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect) {
+        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
+        // Filling `rect`: the whole preview over the rectangle grown to the preview's shape, centred, which
+        // the cell's clip then cuts (as a `fill` thumbnail is cropped). No source rectangle in whole
+        // pixels of a 32-pixel picture, so nothing shifts as the tile moves.
+        let scale = max(rect.width / CGFloat(image.width), rect.height / CGFloat(image.height))
+        let width = CGFloat(image.width) * scale, height = CGFloat(image.height) * scale
+        let grown = CGRect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
+        guard Self.isDrawable(grown), visiblePart(of: grown) != nil,
+              let texture = previewTexture(for: image, of: id) else { return }
+        var target = Self.frect(grown)
         SDL_RenderCopyF(renderer, texture, nil, &target)
     }
 
@@ -197,6 +214,29 @@ package final class SDLCanvas: GalleryCanvas {
         if textures.count > Self.textureLimit, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             SDL_DestroyTexture(oldest.value.texture)
             textures[oldest.key] = nil
+        }
+        return texture
+    }
+
+    /// Photo `id`'s preview texture, sampled smoothly when scaled (the
+    /// preview is a few dozen pixels drawn over hundreds); made again if the
+    /// photo's preview changed.
+    private func previewTexture(for image: PixelImage, of id: ImageID) -> OpaquePointer? {
+        if let cached = previews[id], cached.image == image {
+            previews[id]?.lastUse = frame
+            return cached.texture
+        }
+        if let stale = previews.removeValue(forKey: id) { SDL_DestroyTexture(stale.texture) }
+        guard image.width > 0, image.height > 0,
+              let texture = SDL_CreateTexture(renderer, pk_sdl_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
+                                              Int32(image.width), Int32(image.height)) else { return nil }
+        image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(image.bytesPerRow)) }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
+        previews[id] = (texture, image, frame)
+        if previews.count > Self.textureLimit, let oldest = previews.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            SDL_DestroyTexture(oldest.value.texture)
+            previews[oldest.key] = nil
         }
         return texture
     }

@@ -107,8 +107,12 @@ package enum SessionBenchmark {
     /// How long the screen took to fill after one stop or jump.
     package struct Fill: Sendable, Hashable {
         package var event: String
-        /// Seconds; `nil` if it never filled within the time limit.
+        /// Seconds until every tile showed its photo; `nil` if it never
+        /// filled within the time limit.
         package var seconds: Double?
+        /// Seconds until every tile showed at least its preview; `nil` if
+        /// that was not measured or never happened before the screen filled.
+        package var previewSeconds: Double?
     }
 
     /// One session's figures.

@@ -59,16 +59,26 @@ enum IndexSchema {
         WHERE size != excluded.size OR mtime_ns != excluded.mtime_ns OR inode != excluded.inode
         """
 
-    /// A header's and date's values, for the file with the stamp they were read from.
+    /// A header's and date's values, for the file with the stamp they were
+    /// read from: taken by its record when the stamps agree; a record
+    /// inserted when the file has none yet (read on a first launch before
+    /// the walk's records are written, which then leave it as it is).
     static let recordMetadata = """
-        UPDATE photo SET has_metadata = 1, width = ?5, height = ?6, orientation = ?7, format = ?8,
-            capture_date = ?9, capture_date_source = ?10, capture_date_has_offset = ?11
-        WHERE id = ?1 AND size = ?2 AND mtime_ns = ?3 AND inode = ?4
+        INSERT INTO photo (id, size, mtime_ns, inode, has_metadata, width, height, orientation, format,
+            capture_date, capture_date_source, capture_date_has_offset)
+        VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        ON CONFLICT (id) DO UPDATE SET has_metadata = 1, width = excluded.width, height = excluded.height,
+            orientation = excluded.orientation, format = excluded.format, capture_date = excluded.capture_date,
+            capture_date_source = excluded.capture_date_source, capture_date_has_offset = excluded.capture_date_has_offset
+        WHERE size = excluded.size AND mtime_ns = excluded.mtime_ns AND inode = excluded.inode
         """
 
-    /// A preview hash, for the file with the stamp it was made from.
+    /// A preview hash, for the file with the stamp it was made from (a
+    /// record inserted when the file has none yet, as for metadata).
     static let recordPreviewHash = """
-        UPDATE photo SET preview_hash = ?5 WHERE id = ?1 AND size = ?2 AND mtime_ns = ?3 AND inode = ?4
+        INSERT INTO photo (id, size, mtime_ns, inode, preview_hash) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (id) DO UPDATE SET preview_hash = excluded.preview_hash
+        WHERE size = excluded.size AND mtime_ns = excluded.mtime_ns AND inode = excluded.inode
         """
 
     static let delete = "DELETE FROM photo WHERE id = ?1"

@@ -124,7 +124,9 @@ package actor LibraryIndex {
 
     /// Records what was read of each file, for the stamp it was read from:
     /// a record whose stamp has changed since (the file was edited while
-    /// being read) is left alone, to be read again.
+    /// being read) is left alone, to be read again; a file with no record
+    /// yet gets one (a first launch reads before the walk's records are
+    /// written, and ``upsert(_:)`` then leaves it as it is).
     ///
     /// Pass many at once (thousands, gathered over a second or so): each
     /// call is at least one transaction, and a transaction's cost is mostly

@@ -29,8 +29,8 @@ struct Run: AsyncParsableCommand {
         let model = GalleryModel(library: library, settings: settings, viewportSize: size, diskCache: options.source.diskCache())
         do {
             try await GalleryWindow(model: model, screenshotDirectory: URL(fileURLWithPath: screenshots), showsHUD: hud).run()
-            // Shapes and dates read in the last second are kept for the next launch.
-            await library.indexWriter?.flushAndWait()
+            // Shapes, dates and previews of the last second are kept for the next launch.
+            await model.saveForNextLaunch()
         } catch {
             CommandOutput.notice("\(error). Rendering a scripted scroll headlessly instead.")
             var headlessSettings = settings

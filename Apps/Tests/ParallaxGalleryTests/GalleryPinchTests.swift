@@ -90,7 +90,7 @@ struct GalleryPinchTests {
     func aPhotoOnceShownIsNeverBlankAgainDuringAPinchOrAfterIt(scale: Double) async throws {
         let model = await model(count: 250)
         await model.settle(at: 0)
-        #expect(model.blankCellCount == 0 && model.staleCellCount == 0)
+        #expect(model.unsharpCellCount == 0 && model.staleCellCount == 0)
         var shown = Set(model.cells.map(\.item))
         func check(_ moment: String) {
             let lost = model.cells.filter { $0.image == nil && $0.failure == nil && shown.contains($0.item) }.map(\.item)
@@ -119,7 +119,7 @@ struct GalleryPinchTests {
         }
         #expect(model.columnCount != before)
         await model.settle(at: now)
-        #expect(model.blankCellCount == 0 && model.staleCellCount == 0, "every tile sharp at its new size")
+        #expect(model.unsharpCellCount == 0 && model.staleCellCount == 0, "every tile sharp at its new size")
     }
 
     @Test func theBracketKeysStepOneColumnAndReachTheListAtOne() async throws {

@@ -90,6 +90,46 @@ struct IndexedLibraryTests {
         #expect(again.shapes.size(of: number) == CGSize(width: 99, height: 11))
     }
 
+    @Test func previewsMadeOnOneLaunchShowFromTheFirstFrameOfTheNext() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        try makeTree(root, count: 30)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let size = CGSize(width: 600, height: 500)
+
+        // First launch, in a window tall enough for every photo: nothing to preview; each photo decodes and
+        // gets a hash, which is saved.
+        let first = GalleryModel(library: try await PhotoLibrary.folder(root, indexDirectory: cache), settings: settings,
+                                 viewportSize: CGSize(width: size.width, height: 4000))
+        await first.loadPhotoList()
+        first.update(now: 0)
+        #expect(first.previewCellCount == 0 && first.blankCellCount > 0)
+        await first.settle(at: 0)
+        #expect(first.cells.count == 30 && first.cells.allSatisfy { first.loader.previews.contains($0.id) })
+        await first.loader.waitUntilIdle()
+        await first.saveForNextLaunch()
+
+        // Second launch, no thumbnail cache: the index gives every photo's hash with the list, so every tile
+        // of the first frame shows its preview (or, a tiny PNG decoding fast, already its photo): none blank.
+        let second = GalleryModel(library: try await PhotoLibrary.folder(root, indexDirectory: cache), settings: settings,
+                                  viewportSize: size)
+        await second.loadPhotoList()
+        #expect(second.loader.previews.count == 30)
+        second.update(now: 0)
+        #expect(second.cells.count > 0 && second.cells.count < 30)
+        #expect(second.blankCellCount == 0)
+        #expect(second.previewCellCount == second.unsharpCellCount)
+        for cell in second.cells {
+            guard case .preview(let preview) = cell.placeholder else { continue }
+            // The photo's own preview: the hash the first launch made of it, rendered.
+            #expect(preview == first.loader.previews.hash(for: cell.id)?.render())
+        }
+        await second.settle(at: 0)
+        #expect(second.unsharpCellCount == 0)
+    }
+
     @Test func aDamagedIndexIsRebuiltAndTheLibraryStillShows() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }

@@ -344,7 +344,7 @@ struct GalleryListingTests {
         model.update(now: frame)
         #expect(model.photos.count == shown, "the first photos, one frame later")
         await model.settle(at: frame)
-        #expect(model.blankCellCount == 0 && !model.cells.isEmpty)
+        #expect(model.unsharpCellCount == 0 && !model.cells.isEmpty)
         // Each frame files a frame's worth; they show at most every listing interval, and at the end.
         var frames = 1, previous = model.timeline.count, lastShown = model.photos.count, lastShownAt = 1
         while previous < shown + backlog {
@@ -385,7 +385,7 @@ struct GalleryListingTests {
         let frame = 1.0 / 60
         var now = 0.0
         model.update(now: now)
-        #expect(model.photos.count == 40 && model.blankCellCount > 0)
+        #expect(model.photos.count == 40 && model.unsharpCellCount > 0)
         while now < GalleryModel.firstScreenWait - frame {
             now += frame
             model.update(now: now)

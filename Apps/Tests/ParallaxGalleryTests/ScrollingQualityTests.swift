@@ -15,6 +15,16 @@ struct ScrollingQualityTests {
         #expect(ScrollingQuality().blankShare == 0 && ScrollingQuality().hitchRatio == 0)
     }
 
+    @Test func previewsAreCountedApartFromBlankAndNeverMoreThanTheRest() {
+        var quality = ScrollingQuality()
+        quality.record(visible: 40, blank: 10, preview: 20, isMoving: true, frameTime: 0.010, interval: 1.0 / 60)
+        quality.record(visible: 40, blank: 30, preview: 30, isMoving: true, frameTime: 0.010, interval: 1.0 / 60)  // 10 left
+        quality.record(visible: 40, blank: 0, preview: 40, isMoving: false, frameTime: 0.010, interval: 1.0 / 60)  // at rest
+        #expect(quality.blankTileFrames == 40 && quality.previewTileFrames == 30 && quality.movingTileFrames == 80)
+        #expect(quality.previewShare == 30.0 / 80 && quality.unsharpShare == 70.0 / 80)
+        #expect((quality + quality).previewTileFrames == 60)
+    }
+
     @Test func hitchRatioIsMillisecondsPastTheBudgetPerSecond() {
         var quality = ScrollingQuality()
         // 60 frames over one second; one took 50 ms (33.3 ms past the budget), one 20 ms (3.3 ms past).
@@ -24,7 +34,7 @@ struct ScrollingQualityTests {
         }
         let expected = ((0.050 - 1.0 / 60) + (0.020 - 1.0 / 60)) * 1000 / 1.0
         #expect(abs(quality.hitchRatio - expected) < 1e-9)
-        #expect(quality.hudLine == String(format: "blank tiles while moving 0.0 %%  ·  hitch time %.1f ms/s (goal ≤ 5)", expected))
+        #expect(quality.hudLine == String(format: "blank tiles while moving 0.0 %% (previews 0.0 %%)  ·  hitch time %.1f ms/s (goal ≤ 5)", expected))
     }
 
     @Test func badNumbersAreIgnoredAndRecordsAdd() {

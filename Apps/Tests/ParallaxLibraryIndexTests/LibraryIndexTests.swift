@@ -83,6 +83,22 @@ struct LibraryIndexTests {
         #expect(try await index.records().first { $0.id == files[1].id }?.metadata == nil)
     }
 
+    @Test func whatIsReadBeforeTheWalksRecordsAreWrittenIsKept() async throws {
+        // A first launch reads headers and makes previews while the walk is still going: the records
+        // they make are the ones the walk's upsert then finds, with the same stamp, and leaves alone.
+        let scratch = try ScratchFolder()
+        let index = try scratch.open()
+        let files = (0..<3).map { Fixtures.file($0) }
+        #expect(try await index.recordMetadata([(file: files[0], metadata: Fixtures.metadata(4))]) == 1)
+        #expect(try await index.recordPreviewHashes([(file: files[0], hash: [7, 7]), (file: files[1], hash: [8])]) == 2)
+        #expect(try await index.upsert(files) == 1)                                   // only files[2] was new
+        let records = Dictionary(uniqueKeysWithValues: try await index.records().map { ($0.id, $0) })
+        #expect(records[files[0].id] == LibraryRecord(id: files[0].id, stamp: files[0].stamp, metadata: Fixtures.metadata(4),
+                                                        previewHash: [7, 7]))
+        #expect(records[files[1].id] == LibraryRecord(id: files[1].id, stamp: files[1].stamp, previewHash: [8]))
+        #expect(records[files[2].id] == LibraryRecord(id: files[2].id, stamp: files[2].stamp))
+    }
+
     @Test func deletesTheRecordsItHas() async throws {
         let scratch = try ScratchFolder()
         let index = try scratch.open()
