@@ -118,12 +118,24 @@ struct RenderedFrameTests {
 
         var settings = GallerySettings()
         settings.latency = .none
-        let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
+        // A photo decoded once has a preview: at a new size it shows that (its colour, soft) while it decodes.
+        let previewing = GalleryModel(library: library, settings: settings, viewportSize: Self.size)
+        await previewing.loadPhotoList()
+        await previewing.settle(at: 0)
+        previewing.setEffect(.off)
+        previewing.update(now: 1)
+        let preview = try renderedFrame(previewing, size: Self.size).pixel(x: 40, y: 40)!
+        #expect(abs(Int(preview.r) - 200) <= 6 && abs(Int(preview.g) - 100) <= 6 && abs(Int(preview.b) - 50) <= 6, "\(preview)")
+
+        // Without a preview: black while a stored photo decodes, then the cross-fade over black.
+        var configuration = GalleryModel.loaderConfiguration(for: .standard, local: true)
+        configuration.makesPreviews = false
+        let model = GalleryModel(library: library, settings: settings, viewportSize: Self.size, loaderConfiguration: configuration)
         await model.loadPhotoList()
         await model.settle(at: 0)
         let loaded = try renderedFrame(model, size: Self.size).pixel(x: 40, y: 40)!
         #expect((loaded.r, loaded.g, loaded.b) == (200, 100, 50))
-        // A new size for a stored photo: black while it decodes…
+        // A new size for a stored photo with no preview: black while it decodes…
         model.setEffect(.off)
         model.update(now: 1)
         let decoding = try renderedFrame(model, size: Self.size).pixel(x: 40, y: 40)!
