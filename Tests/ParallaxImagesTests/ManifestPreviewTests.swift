@@ -40,4 +40,21 @@ struct ManifestPreviewTests {
         #expect(Set(index.previews.keys) == ["a.jpg", "sub/b.png"])
         #expect(index.refused.map(\.name) == ["../outside.jpg"])
     }
+
+    @Test func readingASourceMakesEachPicturesHashOfTheWholePicture() async throws {
+        // A 300 × 100 picture, red on its left third and blue elsewhere: the hash is of the whole picture, landscape.
+        var pixels: [UInt8] = []
+        for _ in 0..<100 { for x in 0..<300 { pixels += x < 100 ? [255, 0, 0, 255] : [0, 0, 255, 255] } }
+        let wide = try #require(PixelImage(width: 300, height: 100, pixels: pixels)?.pngData())
+        let source = InMemoryImageSource(images: [("wide.png", wide), ("broken.png", Data([0x89, 0x50, 0x4E, 0x47]))])
+        let manifest = try await ImageManifest.reading(source, makingPreviews: true)
+        #expect(manifest.imageIDs == ["wide.png", "broken.png"])
+        let hash = try #require(manifest.entries[0].previewHash)
+        #expect(manifest.entries[1].previewHash == nil)
+        #expect(hash.approximateAspectRatio == 7.0 / 2)            // 300 × 100: 7 terms across, round(7/3) = 2 down
+        let picture = hash.render()
+        let left = try #require(picture.pixel(x: 1, y: picture.height / 2)), right = try #require(picture.pixel(x: picture.width - 2, y: picture.height / 2))
+        #expect(left.r > 150 && left.b < 110 && right.b > 150 && right.r < 110)
+        #expect(try await ImageManifest.reading(source).previewHashes.isEmpty)
+    }
 }

@@ -61,10 +61,11 @@ struct ServerAndCacheTests {
         try Data("not a picture".utf8).write(to: folder.appendingPathComponent("broken.png"))
         let written = try GalleryExecutable.run(["manifest", folder.path], in: GalleryExecutable.scratch())
         #expect(written.status == 0, "\(written.errors)")
-        #expect(written.output.contains("8 photos, 7 with their size"), "\(written.output)")
+        #expect(written.output.contains("8 photos, 7 with their size, 7 with a preview"), "\(written.output)")
         #expect(written.errors.contains("no readable header in broken.png"), "\(written.errors)")
         let manifest = try ImageManifest(json: Data(contentsOf: folder.appendingPathComponent("photos.json")))
         #expect(manifest.headers["tall.png"]?.height == 600 && manifest.headers["photo 00.png"]?.width == 640)
+        #expect(manifest.previewHashes.count == 7 && manifest.previewHashes["broken.png"] == nil)
 
         let server = try LocalHTTPServer(serving: folder)
         defer { server.stop() }
@@ -77,6 +78,14 @@ struct ServerAndCacheTests {
         #expect(library.headersComeCheap, "the manifest stated sizes")
         #expect(model.status == nil)
         #expect(model.photos.count == 8)
+        // The previews came with the list: the first frame shows every photo's, or the photo (none blank)
+        // but for the broken one, which has none.
+        #expect(model.loader.previews.count == 7)
+        model.update(now: 0)
+        let broken = model.photos.firstIndex(of: "broken.png")
+        #expect(model.cells.filter { $0.item != broken && $0.image == nil }.allSatisfy {
+            if case .preview = $0.placeholder { return true } else { return false }
+        })
         await model.settleShapes()
         #expect(model.allShapesRead && model.shapes.knownCount == 7 && model.unreadableShapeCount == 1)
         let tall = try #require(model.photos.firstIndex(of: "tall.png"))

@@ -90,6 +90,16 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
         bytes = Self.encode(source)
     }
 
+    /// The hash of the photo in `data` (any format `decoder` reads): the
+    /// whole photo, upright, decoded straight to at most 100 × 100 pixels
+    /// (a JPEG at a reduced DCT scale), as a server makes one for its
+    /// manifest. Runs on the caller's thread: call it off the main thread.
+    /// - Throws: what decoding the photo throws.
+    public init(photo data: Data, decoder: some ImageDecoding = PlatformImageDecoder()) throws(ImageDecodingError) {
+        let size = ThumbnailSize(uncheckedWidth: 100, height: 100, mode: .fit)
+        self.init(encoding: try decoder.thumbnail(from: data, size: size).image)
+    }
+
     private static func encode(_ image: PixelImage) -> [UInt8] {
         let width = image.width, height = image.height, count = width * height
         // The average colour, weighted by alpha (premultiplied values summed are exactly that).

@@ -85,11 +85,15 @@ public struct ImageManifest: Sendable, Hashable {
     /// The manifest of every picture `source` lists, each with the header
     /// ``ImageSource/header(for:)`` reads (a folder's first kilobytes, an
     /// HTTP range), at most four at once, through a ``HeaderProbe``; a
-    /// picture whose header cannot be read is listed without a size.
+    /// picture whose header cannot be read is listed without a size. With
+    /// `makingPreviews`, each picture is also fetched and decoded small for
+    /// its ``ThumbHash`` (a picture that cannot be is listed without one),
+    /// as many at once as there are cores, on the pipeline's decoding threads.
     ///
     /// - Throws: what ``ImageSource/imageIDs()`` throws.
-    /// - Complexity: one header read per picture.
-    public static func reading(_ source: any ImageSource) async throws(ImageSourceError) -> ImageManifest {
+    /// - Complexity: one header read per picture; with previews, one fetch
+    ///   and one reduced decode per picture too.
+    public static func reading(_ source: any ImageSource, makingPreviews: Bool = false) async throws(ImageSourceError) -> ImageManifest {
         let ids = try await source.imageIDs()
         let probe = HeaderProbe(source: source)
         await probe.probe(ids)
@@ -99,7 +103,35 @@ public struct ImageManifest: Sendable, Hashable {
         for id in ids where seen.insert(id).inserted {
             entries.append(Entry(id: id, header: await probe.header(for: id)))
         }
+        if makingPreviews {
+            let previews = await Self.previews(of: entries.map(\.id), from: source)
+            for index in entries.indices { entries[index].previewHash = previews[entries[index].id] }
+        }
         return ImageManifest(entries: entries)
+    }
+
+    /// The hashes of `ids`' pictures, `width` at a time.
+    private static func previews(of ids: [ImageID], from source: any ImageSource,
+                                 width: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [ImageID: ThumbHash] {
+        await withTaskGroup(of: (ImageID, ThumbHash?).self) { group in
+            var previews: [ImageID: ThumbHash] = [:], next = 0
+            func addNext() {
+                guard next < ids.count else { return }
+                let id = ids[next]
+                next += 1
+                group.addTask {
+                    guard let data = try? await source.data(for: id) else { return (id, nil) }
+                    let hash = await BlockingWorkQueue.decoding.run { try? ThumbHash(photo: data) }
+                    return (id, hash)
+                }
+            }
+            for _ in 0..<max(width, 1) { addNext() }
+            while let (id, hash) = await group.next() {
+                if let hash { previews[id] = hash }
+                addNext()
+            }
+            return previews
+        }
     }
 
     /// The manifest as JSON, in the form ``init(json:)`` reads: an object
