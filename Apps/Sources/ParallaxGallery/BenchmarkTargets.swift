@@ -40,6 +40,10 @@ package struct BenchmarkTargets: Sendable, Hashable, Decodable {
         package var pinchingHitchAtMostMsPerS: Double
         /// Photos on disk: tiles without a picture while pinching.
         package var pinchingBlankAtMostPercent: Double
+        /// A server that lists every photo's preview: tiles showing nothing of their photo while moving.
+        package var previewsListedBlankAtMostPercent: Double
+        /// The same: from every jump until every tile shows at least its preview (one frame).
+        package var previewsListedPreviewedAfterJumpAtMostMs: Double
     }
 
     package var gallery: Gallery

@@ -3,13 +3,18 @@ import ParallaxImages
 
 /// `count` pictures made by cycling through a smaller source's pictures:
 /// a thousand-photo gallery from the 49 real photos, for the benchmark.
+/// Given the base pictures' previews, it lists them as a photo server's
+/// manifest would (each repeated name with its picture's).
 package struct RepeatingImageSource: ImageSource {
     package let base: any ImageSource
     package let count: Int
+    /// Previews of the base's pictures, listed beside the base's own.
+    package let basePreviews: [ImageID: ThumbHash]
 
-    package init(base: any ImageSource, count: Int) {
+    package init(base: any ImageSource, count: Int, basePreviews: [ImageID: ThumbHash] = [:]) {
         self.base = base
         self.count = max(count, 0)
+        self.basePreviews = basePreviews
     }
 
     package func imageIDs() async throws(ImageSourceError) -> [ImageID] {
@@ -56,9 +61,9 @@ package struct RepeatingImageSource: ImageSource {
         return headers
     }
 
-    /// The base's listed previews, under every repeated name.
+    /// The base's listed previews and ``basePreviews``, under every repeated name.
     package func listedPreviews() async -> [ImageID: ThumbHash] {
-        let listed = await base.listedPreviews()
+        let listed = await base.listedPreviews().merging(basePreviews) { listed, _ in listed }
         guard !listed.isEmpty, let ids = try? await base.imageIDs(), !ids.isEmpty else { return [:] }
         var previews: [ImageID: ThumbHash] = [:]
         for index in 0..<count {

@@ -71,11 +71,17 @@ package enum SessionBenchmark {
             self.cache = cache
         }
 
+        /// Whether the photos' previews come with the list, as from a photo
+        /// server's manifest (Immich's `thumbhash`): the slow server's do;
+        /// photos on disk have none until decoded, nor do a plain HTTP
+        /// folder's.
+        package var listsPreviews: Bool { source == .folder && latency != .none }
+
         /// Where the photos come from, in words.
         package var origin: String {
             let delay = "\(latency.rangeText) per photo"
             switch source {
-            case .folder: return latency == .none ? "photos on disk" : "a slow server (\(delay))"
+            case .folder: return latency == .none ? "photos on disk" : "a slow server (\(delay), previews listed)"
             case .httpServer: return "HTTP server (loopback)"
             case .server: return latency == .none ? "photos from --server" : "photos from --server, slowed (\(delay))"
             case .generated: return latency == .none ? "generated pictures" : "generated pictures, slowed (\(delay))"
@@ -206,6 +212,18 @@ package enum SessionBenchmark {
             dwell: 1)
     }
 
+    /// The previews of `library`'s photos, made once per library and kept
+    /// (as a server makes them once, when a photo is uploaded): what a
+    /// slow server lists.
+    static func previews(of library: PhotoLibrary) async -> [ImageID: ThumbHash] {
+        if let made = madePreviews[library.description] { return made }
+        let made = (try? await ImageManifest.reading(library.source, makingPreviews: true).previewHashes) ?? [:]
+        madePreviews[library.description] = made
+        return made
+    }
+
+    private static var madePreviews: [String: [ImageID: ThumbHash]] = [:]
+
     /// How long to wait for a full screen before giving up on it.
     package nonisolated static let fillTimeLimit = 15.0
 
@@ -234,8 +252,9 @@ package enum SessionBenchmark {
     package static func run(_ scenario: Scenario, library: PhotoLibrary, photos: Int = 3000,
                            size: CGSize = CGSize(width: 1280, height: 800), script: Script = .standard,
                            diskCache: DiskImageCache? = nil) async throws -> Figures {
+        let basePreviews = scenario.listsPreviews ? await previews(of: library) : [:]
         let repeated = photos == 0 ? library
-            : PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos),
+            : PhotoLibrary(source: RepeatingImageSource(base: library.source, count: photos, basePreviews: basePreviews),
                            credits: library.credits, description: "\(photos) photos",
                            readsHeadersLocally: library.readsHeadersLocally)
         var settings = GallerySettings()

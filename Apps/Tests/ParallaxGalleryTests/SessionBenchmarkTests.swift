@@ -55,6 +55,30 @@ struct SessionBenchmarkTests {
         #expect(figures.peakResidentBytes > 0)
     }
 
+    /// A slow server that lists every photo's preview: no tile is ever
+    /// blank, at any speed, and every jump shows every tile's preview in
+    /// its own frame; the photos themselves arrive 0–2 s later.
+    @Test func aServerThatListsPreviewsNeverShowsABlankTile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("previewed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<12 {
+            try SyntheticPhotos.landscape(index: index, width: 160, height: 120)
+                .write(to: folder.appendingPathComponent("photo-\(index).png"))
+        }
+        let library = try await PhotoLibrary.folder(folder)
+        let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .seed, followsViewport: true)
+        #expect(scenario.listsPreviews)
+        let figures = try await SessionBenchmark.run(scenario, library: library, photos: 300,
+                                                     size: CGSize(width: 640, height: 400), script: Self.script)
+        #expect(figures.whole.movingTileFrames > 0)
+        #expect(figures.whole.blankTileFrames == 0, "\(figures.summary)")
+        #expect(figures.whole.previewTileFrames > 0, "the photos took their time: previews were seen")
+        let jump = try #require(figures.fillTimes("jump").first)
+        #expect(jump.previewSeconds == 0, "previews in the jump's own frame: \(figures.summary)")
+        #expect(figures.failedLoads == 0)
+    }
+
     /// Issue 23: a folder deleted mid-session used to report 0 % blank
     /// (a failed tile counts as shown) and nothing else.
     @Test func aFolderThatVanishesMidSessionIsCountedAndSaidPlainly() async throws {
