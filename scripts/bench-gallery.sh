@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The gallery's benchmarks (release build, software renderer): frame time, the
-# disk cache's entry formats, then scroll sessions. parallax-gallery writes
+# disk cache's entry formats, ThumbHash previews, then scroll sessions. parallax-gallery writes
 # each report as Markdown (--out) and scripts/bench-report.py puts it into its
 # section of BENCHMARKS.md (the rest of the file is kept).
 #
@@ -24,6 +24,8 @@ section() {
 section gallery-benchmarks "bench --size 1280x800${*:+ $*}"
 "$gallery" cache-formats --out "$body/cache-format-benchmarks.md"
 section cache-format-benchmarks "cache-formats"
+"$gallery" previews --out "$body/preview-benchmarks.md"
+section preview-benchmarks "previews"
 # What the user sees: real-time paced scroll sessions (grid and list, photos
 # on disk and a slow server) against the arrival-order baseline, then a first
 # and a second launch with the disk cache, over the folder and over HTTP.

@@ -141,6 +141,65 @@ struct ThumbHashTests {
         #expect(accepted > 0)
     }
 
+    /// The render, pixel for pixel, against the description's formula
+    /// written out naively (every term at every pixel), over random hashes.
+    @Test func theRenderIsTheFormulaOverRandomHashes() {
+        var generator = SplitMix64(seed: 2023)
+        var checked = 0
+        while checked < 60 {
+            let bytes = (0..<Int.random(in: 5...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            guard let hash = ThumbHash(bytes: bytes) else { continue }
+            checked += 1
+            let picture = hash.render(maximumSide: 24)
+            let oracle = Self.naiveRender(bytes, width: picture.width, height: picture.height)
+            for index in picture.pixels.indices {
+                #expect(abs(Int(picture.pixels[index]) - Int(oracle[index])) <= 1, "\(hash) at byte \(index)")
+            }
+        }
+    }
+
+    /// The description's decoder, term by term (premultiplied output).
+    static func naiveRender(_ hash: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let h24 = Int(hash[0]) | Int(hash[1]) << 8 | Int(hash[2]) << 16, h16 = Int(hash[3]) | Int(hash[4]) << 8
+        let hasAlpha = h24 >> 23 != 0, landscape = h16 >> 15 != 0
+        let lx = max(3, landscape ? (hasAlpha ? 5 : 7) : h16 & 7), ly = max(3, landscape ? h16 & 7 : (hasAlpha ? 5 : 7))
+        var nibble = 0
+        func channel(_ nx: Int, _ ny: Int, _ scale: Double) -> [(Int, Int, Double)] {
+            var terms: [(Int, Int, Double)] = []
+            for cy in 0..<ny {
+                var cx = cy > 0 ? 0 : 1
+                while cx * ny < nx * (ny - cy) {
+                    let byte = Int(hash[(hasAlpha ? 6 : 5) + nibble / 2])
+                    terms.append((cx, cy, (Double(byte >> (4 * (nibble % 2)) & 15) / 7.5 - 1) * scale))
+                    nibble += 1
+                    cx += 1
+                }
+            }
+            return terms
+        }
+        let l = channel(lx, ly, Double(h24 >> 18 & 31) / 31)
+        let p = channel(3, 3, Double(h16 >> 3 & 63) / 63 * 1.25), q = channel(3, 3, Double(h16 >> 9 & 63) / 63 * 1.25)
+        let a = hasAlpha ? channel(5, 5, Double(hash[5] >> 4) / 15) : []
+        var out: [UInt8] = []
+        func value(_ dc: Double, _ terms: [(Int, Int, Double)], _ x: Int, _ y: Int) -> Double {
+            terms.reduce(dc) { sum, term in
+                sum + term.2 * cos(Double.pi / Double(width) * (Double(x) + 0.5) * Double(term.0))
+                    * cos(Double.pi / Double(height) * (Double(y) + 0.5) * Double(term.1)) * 2
+            }
+        }
+        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v * 255, 0), 255).rounded()) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let lv = value(Double(h24 & 63) / 63, l, x, y), pv = value(Double(h24 >> 6 & 63) / 31.5 - 1, p, x, y)
+                let qv = value(Double(h24 >> 12 & 63) / 31.5 - 1, q, x, y)
+                let av = hasAlpha ? min(max(value(Double(hash[5] & 15) / 15, a, x, y), 0), 1) : 1
+                let b = lv - 2.0 / 3 * pv, r = (3 * lv - b + qv) / 2, g = r - qv
+                out += [byte(min(max(r, 0), 1) * av), byte(min(max(g, 0), 1) * av), byte(min(max(b, 0), 1) * av), byte(av)]
+            }
+        }
+        return out
+    }
+
     static func acTerms(columns: Int, rows: Int) -> Int {
         var count = 0
         for cy in 0..<rows {

@@ -8,7 +8,9 @@ import ParallaxImages
 /// `parallax-gallery bench`: a scripted fling through 1,000 photos at
 /// 1280 × 800 with the software renderer, timing every frame (the model's
 /// update and the drawing), first while thumbnails load and decode on other
-/// threads, then again once they are cached.
+/// threads, then again once they are cached, and last with every tile
+/// showing only its photo's preview (a server that lists previews and has
+/// not sent a photo yet).
 package enum GalleryBenchmark {
     package struct Phase: Sendable {
         package var name: String
@@ -59,7 +61,7 @@ package enum GalleryBenchmark {
         /// BENCHMARKS.md (section `gallery-benchmarks`) with the date and the machine.
         package var markdown: String {
             var lines = ["## Gallery frame times", "",
-                         "A scripted fling through \(photos) photos (the real photo set, repeated) at \(Int(size.width)) × \(Int(size.height)) in the grid, drawn by SDL's software renderer into memory: each frame is the model's update (scroll physics, layout query, parallax, image bindings) and the drawing. The fling is renewed whenever it slows, so it covers \(Int(distance)) pt. First pass: thumbnails load and decode on other threads while the frames are drawn (nothing is decoded on the render thread). Second pass: the same fling, every thumbnail in the memory cache.", "",
+                         "A scripted fling through \(photos) photos (the real photo set, repeated) at \(Int(size.width)) × \(Int(size.height)) in the grid, drawn by SDL's software renderer into memory: each frame is the model's update (scroll physics, layout query, parallax, image bindings) and the drawing. The fling is renewed whenever it slows, so it covers \(Int(distance)) pt. First pass: thumbnails load and decode on other threads while the frames are drawn (nothing is decoded on the render thread). Second pass: the same fling, every thumbnail in the memory cache. Third pass: every tile shows only its photo's preview (the photos listed with their ThumbHashes by a server that sends no photo during the pass): each preview rendered from its hash the first time it is shown (32 px) and scaled up smoothly to its tile.", "",
                          "| Pass | Frames | p50 ms | p99 ms | max ms | frames > 8.3 ms | frames > 16.7 ms |",
                          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
             for phase in phases {
@@ -86,30 +88,47 @@ package enum GalleryBenchmark {
         let end = model.scroll.bounds.upperBound
         var phases: [Phase] = []
         for name in ["decodes in flight", "cached"] {
-            model.jump(to: 0)
-            model.update(now: 0)
-            var times: [Double] = []
-            var frame = 0
-            let clock = ContinuousClock()
-            while model.scroll.position < end - 1, frame < 20_000 {
-                let now = Double(frame) / 60
-                if model.scroll.velocity < 2500 { model.fling(velocity: 4000) }
-                let started = clock.now
-                model.update(now: now)
-                headless.draw(model)
-                let elapsed = clock.now - started
-                times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                frame += 1
-                await Task.yield()
-            }
+            phases.append(await fling(model, on: headless, named: name))
             await model.loader.waitUntilIdle()
-            let sorted = times.sorted()
-            func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }
-            phases.append(Phase(name: name, frames: times.count, p50: percentile(0.5), p99: percentile(0.99),
-                                maximum: sorted.last ?? 0, over8: times.filter { $0 > 0.0083 }.count,
-                                over16: times.filter { $0 > 0.0167 }.count))
         }
+        // Every photo listed with its preview by a server whose photos take an hour: previews only.
+        let previews = await SessionBenchmark.previews(of: library)
+        let waiting = SimulatedImageServer(backing: RepeatingImageSource(base: library.source, count: photos, basePreviews: previews),
+                                           behavior: .init(latency: .seconds(3600) ... .seconds(3600)))
+        let previewing = GalleryModel(library: PhotoLibrary(source: waiting, credits: [], description: "\(photos) photos, previews listed"),
+                                      settings: settings, viewportSize: size)
+        await previewing.loadPhotoList()
+        phases.append(await fling(previewing, on: headless, named: "previews only"))
+        previewing.pictures.forgetAll()
         return Results(phases: phases, photos: photos, size: size, distance: end)
+    }
+
+    /// The fling from the top to the end of `model`'s photos, renewed
+    /// whenever it slows, every frame timed.
+    @MainActor
+    private static func fling(_ model: GalleryModel, on headless: HeadlessRenderer, named name: String) async -> Phase {
+        let end = model.scroll.bounds.upperBound
+        model.jump(to: 0)
+        model.update(now: 0)
+        var times: [Double] = []
+        var frame = 0
+        let clock = ContinuousClock()
+        while model.scroll.position < end - 1, frame < 20_000 {
+            let now = Double(frame) / 60
+            if model.scroll.velocity < 2500 { model.fling(velocity: 4000) }
+            let started = clock.now
+            model.update(now: now)
+            headless.draw(model)
+            let elapsed = clock.now - started
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            frame += 1
+            await Task.yield()
+        }
+        let sorted = times.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)] }
+        return Phase(name: name, frames: times.count, p50: percentile(0.5), p99: percentile(0.99),
+                     maximum: sorted.last ?? 0, over8: times.filter { $0 > 0.0083 }.count,
+                     over16: times.filter { $0 > 0.0167 }.count)
     }
 }
 #endif

@@ -189,20 +189,47 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
         let columns = max(layout.lightnessColumns, layout.hasAlpha ? 5 : 3)
         let rows = max(layout.lightnessRows, layout.hasAlpha ? 5 : 3)
         let cosines = Cosines(width: width, height: height, columns: columns, rows: rows)
+        let channels = layout.hasAlpha ? [lTerms, pTerms, qTerms, aTerms] : [lTerms, pTerms, qTerms]
+        let dc = [layout.lightnessDC, layout.pDC, layout.qDC, layout.alphaDC]
+        // Separably: each row first sums every channel's terms down its column of terms (cos at y), then
+        // each pixel sums those along the row (cos at x): O(columns) a pixel and channel, not O(terms).
+        var rowSums = [Double](repeating: 0, count: channels.count * columns)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { pixels in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let l = layout.lightnessDC + cosines.sum(lTerms, x: x, y: y)
-                    let p = layout.pDC + cosines.sum(pTerms, x: x, y: y)
-                    let q = layout.qDC + cosines.sum(qTerms, x: x, y: y)
-                    let alpha = layout.hasAlpha ? min(max(layout.alphaDC + cosines.sum(aTerms, x: x, y: y), 0), 1) : 1
-                    let rgb = Self.rgb(l: l, p: p, q: q)
-                    let index = (y * width + x) * 4
-                    pixels[index] = Self.byte(rgb.red * alpha)
-                    pixels[index + 1] = Self.byte(rgb.green * alpha)
-                    pixels[index + 2] = Self.byte(rgb.blue * alpha)
-                    pixels[index + 3] = Self.byte(alpha)
+            cosines.columnCosines.withUnsafeBufferPointer { columnCosines in
+                rowSums.withUnsafeMutableBufferPointer { rowSums in
+                    for y in 0..<height {
+                        for (channel, terms) in channels.enumerated() {
+                            for cx in 0..<columns {
+                                var sum = 0.0
+                                if cx < terms.columns {
+                                    for cy in 0..<terms.rows {
+                                        sum += terms.values[cy * terms.columns + cx] * cosines.rowCosines[cy * height + y]
+                                    }
+                                }
+                                rowSums[channel * columns + cx] = sum * 2
+                            }
+                        }
+                        let count = channels.count
+                        for x in 0..<width {
+                            // Four sums in registers, no array a pixel.
+                            var l = dc[0], p = dc[1], q = dc[2], a = dc[3]
+                            for cx in 0..<columns {
+                                let cosine = columnCosines[cx * width + x]
+                                l += rowSums[cx] * cosine
+                                p += rowSums[columns + cx] * cosine
+                                q += rowSums[2 * columns + cx] * cosine
+                                if count == 4 { a += rowSums[3 * columns + cx] * cosine }
+                            }
+                            let alpha = layout.hasAlpha ? min(max(a, 0), 1) : 1
+                            let rgb = Self.rgb(l: l, p: p, q: q)
+                            let index = (y * width + x) * 4
+                            pixels[index] = Self.byte(rgb.red * alpha)
+                            pixels[index + 1] = Self.byte(rgb.green * alpha)
+                            pixels[index + 2] = Self.byte(rgb.blue * alpha)
+                            pixels[index + 3] = Self.byte(alpha)
+                        }
+                    }
                 }
             }
         }
@@ -217,7 +244,8 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
         return (min(max(r, 0), 1), min(max(g, 0), 1), min(max(b, 0), 1))
     }
 
-    private static func byte(_ value: Double) -> UInt8 { UInt8(min(max(value * 255, 0), 255).rounded()) }
+    /// `value` (0…1) as a byte, rounded half up (a truncation: no `round` call a channel).
+    private static func byte(_ value: Double) -> UInt8 { UInt8(min(max(value * 255 + 0.5, 0), 255)) }
 }
 
 extension ThumbHash {
@@ -275,9 +303,11 @@ extension ThumbHash {
         }
     }
 
-    /// One channel's terms: which (cx, cy) and their values.
+    /// One channel's AC terms as a `rows × columns` grid (row-major), 0
+    /// outside the triangle the hash keeps and for the DC term.
     struct Terms: Sendable {
-        var positions: [(cx: Int, cy: Int)] = []
+        var columns = 0
+        var rows = 0
         var values: [Double] = []
     }
 
@@ -299,12 +329,25 @@ extension ThumbHash {
         init(width: Int, height: Int, columns: Int, rows: Int) {
             self.width = width
             self.height = height
-            columnCosines = (0..<columns).flatMap { cx in
-                (0..<width).map { x in cos(Double.pi / Double(width) * Double(cx) * (Double(x) + 0.5)) }
+            columnCosines = Self.table(count: width, terms: columns)
+            rowCosines = Self.table(count: height, terms: rows)
+        }
+
+        /// `table[k · count + i]` = cos(π · k · (i + ½) / count), by the
+        /// recurrence cos(kθ) = 2 cos θ · cos((k − 1)θ) − cos((k − 2)θ): one
+        /// `cos` per position instead of one per term.
+        private static func table(count: Int, terms: Int) -> [Double] {
+            var table = [Double](repeating: 1, count: count * terms)
+            for i in 0..<count {
+                let first = cos(Double.pi / Double(count) * (Double(i) + 0.5))
+                if terms > 1 { table[count + i] = first }
+                var k = 2
+                while k < terms {
+                    table[k * count + i] = 2 * first * table[(k - 1) * count + i] - table[(k - 2) * count + i]
+                    k += 1
+                }
             }
-            rowCosines = (0..<rows).flatMap { cy in
-                (0..<height).map { y in cos(Double.pi / Double(height) * Double(cy) * (Double(y) + 0.5)) }
-            }
+            return table
         }
 
         /// The channel's cosine transform over `columns × rows` terms (the
@@ -336,16 +379,6 @@ extension ThumbHash {
             if result.scale > 0 { result.ac = result.ac.map { 0.5 + 0.5 / result.scale * $0 } }
             return result
         }
-
-        /// Σ term · cos(cx at x) · cos(cy at y) · 2: a channel's AC part at one pixel.
-        func sum(_ terms: Terms, x: Int, y: Int) -> Double {
-            var sum = 0.0
-            for index in terms.values.indices {
-                let position = terms.positions[index]
-                sum += terms.values[index] * columnCosines[position.cx * width + x] * rowCosines[position.cy * height + y]
-            }
-            return sum * 2
-        }
     }
 
     /// Reads the AC nibbles in order, the low nibble of each byte first.
@@ -355,14 +388,13 @@ extension ThumbHash {
         var index = 0
 
         mutating func terms(columns: Int, rows: Int, scale: Double) -> Terms {
-            var terms = Terms()
+            var terms = Terms(columns: columns, rows: rows, values: [Double](repeating: 0, count: columns * rows))
             for cy in 0..<rows {
                 for cx in (cy > 0 ? 0 : 1)..<columns where cx * rows < columns * (rows - cy) {
                     let byte = bytes[start + index >> 1]
                     let nibble = index & 1 == 0 ? byte & 15 : byte >> 4
                     index += 1
-                    terms.positions.append((cx, cy))
-                    terms.values.append((Double(nibble) / 7.5 - 1) * scale)
+                    terms.values[cy * columns + cx] = (Double(nibble) / 7.5 - 1) * scale
                 }
             }
             return terms
