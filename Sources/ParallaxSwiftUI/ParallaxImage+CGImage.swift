@@ -59,6 +59,52 @@ extension ParallaxImage {
             self.init(optionalImage: nil, effect: effect, axis: axis, intensity: intensity)
         }
     }
+
+    /// A picture from the pipeline that is still loading, shown as its
+    /// `preview` (a ThumbHash from the app's model, such as
+    /// `.thumbHash(photo.thumbhash)`) until `pixelImage` is there: the
+    /// photo's colours and shapes, soft, instead of an empty frame, as
+    /// Apple Photos shows a blurred version first.
+    ///
+    /// ```swift
+    /// ParallaxImage(model.thumbnails[photo.id], preview: .thumbHash(photo.thumbhash))
+    ///     .frame(height: 220)
+    /// ```
+    ///
+    /// Each preview is rendered once (32 px, tens of microseconds) and
+    /// kept for the next time the view is made. Neither: nothing is shown.
+    public init(
+        _ pixelImage: PixelImage?, preview: ImagePreview?, label: Text? = nil,
+        effect: ParallaxEffect = .default, axis: ScrollAxis = .vertical, intensity: CGFloat = 1
+    ) {
+        if let pixelImage {
+            self.init(pixelImage, label: label, effect: effect, axis: axis, intensity: intensity)
+        } else {
+            let picture = preview?.hash.flatMap(PreviewPictures.picture(of:))
+            self.init(optionalImage: picture.map { Image(decorative: $0, scale: 1, orientation: .up) },
+                      effect: effect, axis: axis, intensity: intensity)
+        }
+    }
+}
+
+/// Previews rendered for ``ParallaxImage``, kept so that a view made again
+/// (SwiftUI remakes views whenever their parent's body runs) does not
+/// render its hash again: at most 2 MB of them (about 500), least recently
+/// used dropped first.
+private enum PreviewPictures {
+    private static let rendered = MemoryImageCache(limits: .init(costLimit: 2 << 20))
+
+    static func picture(of hash: ThumbHash) -> CGImage? {
+        // Filed under the hash itself: the same hash is the same picture, whichever photo it belongs to.
+        guard let size = try? ThumbnailSize(width: PreviewStore.renderedSide, height: PreviewStore.renderedSide, mode: .fit) else {
+            return nil
+        }
+        let key = ThumbnailKey(id: ImageID(hash.base64), size: size)
+        if let image = rendered.image(for: key) { return image.makeCGImage() }
+        let image = hash.render(maximumSide: PreviewStore.renderedSide)
+        rendered.insert(image, for: key)
+        return image.makeCGImage()
+    }
 }
 #endif
 #endif

@@ -12,9 +12,11 @@ import UIKit
 /// cell.parallaxView.setImage(photoID, using: requests)   // in cellForItemAt
 /// ```
 ///
-/// While the photo loads the view shows a placeholder: ``uncachedPlaceholder``
-/// when it must be downloaded, black when it is stored on the device; the
-/// photo then cross-fades in over 0.25 s. A memory-cache hit appears at
+/// While the photo loads the view shows its preview when one is known (given
+/// with ``setImage(_:preview:using:)`` from the app's model, listed by the
+/// source, or made by the loader from an earlier decode), else a
+/// placeholder: ``uncachedPlaceholder`` when it must be downloaded, black
+/// when it is stored on the device; the photo then cross-fades in over 0.25 s. A memory-cache hit appears at
 /// once. The request is made when the view knows its content size (its
 /// first placement, or its layout outside a controlled scroll view) and
 /// again only when that size changes (rotation, a grid ↔ list switch): the
@@ -66,8 +68,14 @@ public final class ParallaxImageView: ParallaxView {
     }
 
     /// Shows the photo `id`, loaded through `requests` at the size it is
-    /// shown at. `nil` clears the view.
-    public func setImage(_ id: ImageID?, using requests: ImageRequester<ObjectIdentifier>) {
+    /// shown at, with `preview` (a ThumbHash from the app's model, such as
+    /// `.thumbHash(photo.thumbhash)`) until it arrives: the hash is filed in
+    /// the loader's previews, so every view of the photo shows it. `nil`
+    /// clears the view.
+    public func setImage(_ id: ImageID?, preview: ImagePreview? = nil, using requests: ImageRequester<ObjectIdentifier>) {
+        if let id, let hash = preview?.hash, requests.loader.previews.hash(for: id) != hash {
+            requests.loader.previews.insert(hash, for: id)
+        }
         if id != requestedID || requests !== self.requests {
             cancelImageRequest()
             requestedID = id
@@ -159,6 +167,10 @@ public final class ParallaxImageView: ParallaxView {
         failureMessage = nil
         shownID = nil
         switch display {
+        case .placeholder(.preview(let pixels)):
+            // Scaled up smoothly by the image view (linear filtering), aspect fill like the photo.
+            backgroundColor = placeholderColor
+            imageView.image = pixels.makeCGImage().map { UIImage(cgImage: $0, scale: 1, orientation: .up) }
         case .placeholder(.uncached):
             backgroundColor = placeholderColor
             imageView.image = uncachedPlaceholder

@@ -341,6 +341,8 @@ package final class GalleryModel {
                                       contentFrame: placement.contentFrame, image: nil, imageKey: nil, wantedKey: key,
                                       opacity: 0, placeholder: .cached, failure: nil, isPressed: pressedItem == item)
             pictures.fill(&content, now: now)
+            // A tile waiting for its photo's shape asks for no picture yet, but shows the preview if one is known.
+            if key == nil, let preview = loader.previews.image(for: id) { content.placeholder = .preview(preview) }
             cells.append(content)
         }
     }
