@@ -19,7 +19,9 @@ import ParallaxImages
 /// `previews` know it (a ThumbHash from the app, a listing or an earlier
 /// decode), as Apple Photos shows a soft version first; else
 /// ``ImagePlaceholder/cached`` black when the picture is stored on the
-/// device, the illustration when it must be downloaded.
+/// device, the illustration when it must be downloaded, replaced by the
+/// thumbnail the photo's file embeds if that is read before the photo
+/// is decoded (`ImageLoader.embeddedPreview(for:)`).
 ///
 /// Complexity: O(1) per call, besides the loader's own work.
 @MainActor
@@ -44,6 +46,10 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     private let source: (any ImageSource)?
     private var bindings = ImageBindingTable<Target>()
     private var tasks: [Target: Task<Void, Never>] = [:]
+    /// Reads of a photo's embedded thumbnail, beside its request, by target.
+    private var previewTasks: [Target: Task<Void, Never>] = [:]
+    /// Targets shown a preview for their current request: no placeholder replaces it.
+    private var previewed: Set<Target> = []
     /// Photos known to be on the device: the source said so, or the
     /// pipeline read them from there. A download does not make a photo
     /// stored (an HTTP source keeps nothing).
@@ -119,6 +125,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     private func start(_ key: ThumbnailKey, into target: Target, isResize: Bool, retriesIfCancelled: Bool,
                        priority: LoadPriority, display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         tasks.removeValue(forKey: target)?.cancel()
+        stopPreview(of: target)
         let ticket = bindings.bind(target, to: key)
         if let image = loader.memoryCache.image(for: key) {
             display(.image(image, fadeDuration: 0))
@@ -130,16 +137,28 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         let asksSource = !isResize && preview == nil && !knownStored && source != nil
         if let preview {
             display(.placeholder(.preview(preview)))
+            previewed.insert(target)
         } else if !isResize, !asksSource {
             display(.placeholder(knownStored ? .cached : .uncached))
         }
         let loader = self.loader, source = self.source
+        if preview == nil, !isResize {
+            // The thumbnail a camera embedded, read beside the photo: shown if it comes first.
+            previewTasks[target] = Task { [weak self] in
+                guard let embedded = await loader.embeddedPreview(for: key), let self,
+                      self.bindings.accepts(ticket, for: target), self.tasks[target] != nil else { return }
+                self.previewTasks[target] = nil
+                self.previewed.insert(target)
+                display(.placeholder(.preview(embedded)))
+            }
+        }
         tasks[target] = Task { [weak self] in
             if asksSource, let source {
                 let stored = await source.isStoredLocally(key.id)
                 guard let self, self.bindings.accepts(ticket, for: target) else { return }
                 if stored { self.storedIDs.insert(key.id) }
-                display(.placeholder(stored ? .cached : .uncached))
+                // A preview read meanwhile stays: it is better than either placeholder.
+                if !self.previewed.contains(target) { display(.placeholder(stored ? .cached : .uncached)) }
             }
             let result: Result<LoadedImage, ImageLoadingError>
             do throws(ImageLoadingError) {
@@ -156,8 +175,15 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// the screen); its request is cancelled.
     public func cancel(_ target: Target) {
         tasks.removeValue(forKey: target)?.cancel()
+        stopPreview(of: target)
         bindings.unbind(target)
         noteSettledIfIdle()
+    }
+
+    /// Ends the embedded-thumbnail read for `target`'s request, if any.
+    private func stopPreview(of target: Target) {
+        previewTasks.removeValue(forKey: target)?.cancel()
+        previewed.remove(target)
     }
 
     /// Cancels every request and forgets which pictures are stored. Call it
@@ -166,6 +192,9 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     public func reset() {
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
+        for task in previewTasks.values { task.cancel() }
+        previewTasks.removeAll()
+        previewed.removeAll()
         bindings.unbindAll()
         storedIDs.removeAll()
         noteSettledIfIdle()
@@ -176,6 +205,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
                         display: @escaping @MainActor @Sendable (ImageDisplay) -> Void) {
         guard bindings.accepts(ticket, for: target) else { return }
         tasks[target] = nil
+        stopPreview(of: target)
         defer { noteSettledIfIdle() }
         switch result {
         case .success(let loaded):

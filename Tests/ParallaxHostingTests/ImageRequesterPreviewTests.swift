@@ -87,4 +87,38 @@ struct ImageRequesterPreviewTests {
         await loader.eraseAll()
         #expect(loader.previews.count == 0)
     }
+
+    @Test("a photo's embedded thumbnail shows once read, before the photo, which then fades in over it")
+    func anEmbeddedThumbnailComesBeforeThePhoto() async throws {
+        let source = EmbeddingSource(backing: HeldSource(backing: Swatches.source(count: 4)))
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .init(makesPreviews: false))
+        let requests = ImageRequester<Int>(loader: loader)
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        #expect(log.entries.first == .placeholder(.uncached))
+        await log.waitForEntries(2)
+        let colour = try #require(Self.previewColour(log.entries[1]))
+        #expect(colour == (200, 30, 30))                          // the embedded picture, not the photo (swatch 1)
+        await source.backing.release(Swatches.id(1))
+        await requests.waitUntilSettled()
+        #expect(log.entries.count == 3 && log.shownNumber == 1)
+        if case .image(_, let fade) = log.last { #expect(fade == 0.25) } else { Issue.record("no image") }
+        // Filed: the photo at another size shows it at once.
+        let again = DisplayLog()
+        requests.load(ThumbnailKey(id: Swatches.id(1), size: try ThumbnailSize(width: 6, height: 6)), into: 1) { again.record($0) }
+        #expect(Self.previewColour(again.entries.first).map { $0 == (200, 30, 30) } == true)
+        await source.backing.release(Swatches.id(1))
+        await requests.waitUntilSettled()
+    }
+}
+
+/// A held source whose every photo embeds a flat (200, 30, 30) thumbnail.
+struct EmbeddingSource: ImageSource {
+    let backing: HeldSource
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await backing.data(for: id) }
+    func isStoredLocally(_ id: ImageID) async -> Bool { false }
+    func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {
+        PixelImage(width: 4, height: 4, filledWith: (200, 30, 30, 255)).pngData().map { EmbeddedThumbnail(data: $0, orientation: .up) }
+    }
 }

@@ -30,9 +30,9 @@ enum TestImages {
     }
 
     static func jpeg(width: Int, height: Int, quality: Int = 95, progressive: Bool = false,
-                     orientation: Int? = nil, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Data {
+                     orientation: Int? = nil, exif app1: [UInt8]? = nil, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Data {
         let pixels = rgb(width: width, height: height, color)
-        let exif = orientation.map(exifPayload(orientation:)) ?? []
+        let exif = app1 ?? orientation.map(exifPayload(orientation:)) ?? []
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = pixels.withUnsafeBufferPointer { rgb in
@@ -65,6 +65,25 @@ enum TestImages {
         bytes += [0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation), 0, 0, 0]   // 0x0112 SHORT 1 value
         bytes += [0, 0, 0, 0]                                    // no next IFD
         return bytes
+    }
+
+    /// An APP1 payload as a camera writes it: "Exif\0\0", a little-endian
+    /// TIFF header, IFD0 with the orientation, and IFD1 pointing at
+    /// `thumbnail` (a JPEG), which follows.
+    static func exifPayload(orientation: Int, thumbnail: Data) -> [UInt8] {
+        var bytes: [UInt8] = Array("Exif".utf8) + [0, 0]
+        func u16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) { u16(value & 0xFFFF); u16(value >> 16) }
+        bytes += [0x49, 0x49, 42, 0]; u32(8)                     // II, 42, IFD0 at 8
+        u16(1)
+        u16(0x0112); u16(3); u32(1); u16(orientation); u16(0)   // orientation, SHORT
+        u32(26)                                                  // IFD1 at 8 + 2 + 12 + 4
+        u16(3)
+        u16(0x0103); u16(3); u32(1); u16(6); u16(0)              // compression: JPEG
+        u16(0x0201); u16(4); u32(1); u32(68)                     // JPEGInterchangeFormat: after IFD1
+        u16(0x0202); u16(4); u32(1); u32(thumbnail.count)        // JPEGInterchangeFormatLength
+        u32(0)
+        return bytes + Array(thumbnail)
     }
 
     /// Four quadrants: red, green / blue, white. Any turn or mirror moves them.

@@ -121,6 +121,7 @@ package struct IndexRecordingSource: ImageSource {
     package func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await base.data(for: id) }
     package func isStoredLocally(_ id: ImageID) async -> Bool { true }
     package func fingerprint(for id: ImageID) async -> String? { await base.fingerprint(for: id) }
+    package func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? { await base.embeddedThumbnail(for: id) }
 
     /// The base's header (not filed: the gallery reads headers with their
     /// dates, ``headerAndCaptureDate(for:)``, and files those).

@@ -73,6 +73,11 @@ package struct RepeatingImageSource: ImageSource {
         return previews
     }
 
+    package func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {
+        guard let original = Self.original(of: id) else { return nil }
+        return await base.embeddedThumbnail(for: original)
+    }
+
     package var fingerprintNeedsRequest: Bool { base.fingerprintNeedsRequest }
 
     package func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {

@@ -135,6 +135,33 @@ public actor ImageLoader {
         }
     }
 
+    /// A preview of `key`'s photo from the thumbnail its file embeds (a
+    /// camera's or phone's, ``EmbeddedThumbnail``), when the source can
+    /// read it cheaply and it is at least a quarter of the key's longer
+    /// side; `nil` otherwise. Read and decoded on the file threads (a few
+    /// kilobytes: it never waits behind the photos' decodes), turned
+    /// upright, and filed in ``previews`` (with its hash, for an app to
+    /// keep), so the next request for the photo shows it at once.
+    ///
+    /// A surface asks for it beside the photo itself, and shows it if it
+    /// comes first (``ImageRequester`` does).
+    public nonisolated func embeddedPreview(for key: ThumbnailKey) async -> PixelImage? {
+        if let known = previews.image(for: key.id) { return known }
+        guard let embedded = await pipeline.source.embeddedThumbnail(for: key.id) else { return nil }
+        let decoder = pipeline.decoder, makesHash = configuration.makesPreviews
+        let picture = await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+            // At its own size (a few hundred pixels at most), then turned upright by the photo's orientation:
+            // the thumbnail has no Exif of its own.
+            guard let header = try? ImageHeader.read(from: embedded.data), max(header.width, header.height) <= 1_024,
+                  let size = try? ThumbnailSize(width: header.width, height: header.height, mode: .fit),
+                  let decoded = try? decoder.thumbnail(from: embedded.data, size: size).image else { return nil }
+            return embedded.orientation.apply(to: decoded)
+        }
+        guard let picture, 4 * max(picture.width, picture.height) >= max(key.size.width, key.size.height) else { return nil }
+        previews.insertPicture(picture, for: key.id, makingHash: makesHash)
+        return picture
+    }
+
     /// Starts loading `keys` at prefetch priority (those already cached or
     /// under way are left alone). Nothing waits for them; they fill the caches.
     public func prefetch(_ keys: [ThumbnailKey]) {

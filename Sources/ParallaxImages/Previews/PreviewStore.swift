@@ -86,6 +86,16 @@ public final class PreviewStore: Sendable {
         }
     }
 
+    /// Files a picture of photo `id` better than its hash's render (the
+    /// thumbnail its file embeds) as its preview, and, unless one is known,
+    /// a hash made from it, kept for ``takeMadeHashes()``: for when the
+    /// picture is evicted, and for the next launch.
+    func insertPicture(_ picture: PixelImage, for id: ImageID, makingHash: Bool) {
+        rendered.insert(picture, for: Self.key(for: id))
+        guard makingHash, !contains(id) else { return }
+        insertMade(ThumbHash(encoding: picture), for: id)
+    }
+
     /// The hashes the loader made since the last call, in the order made,
     /// for an app to keep (its library index), so that the next launch
     /// shows previews from its first frame.

@@ -163,6 +163,21 @@ public struct FolderImageSource: ImageSource {
         return try await readFile(of: id) { Self.readPicture(at: $0, id: id, limit: limit) }
     }
 
+    /// The thumbnail embedded in picture `id`'s Exif data, from the file's
+    /// first ``EmbeddedThumbnail/readLength`` bytes (JPEG files only).
+    public func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {
+        guard FileNameExtension.of(id.rawValue).lowercased().hasPrefix("jp") else { return nil }
+        return try? await readFile(of: id) { path in
+            guard FileKind(cPath: path) == .regular else { return .failure(.notFound(id)) }
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { return .failure(.unreadable(id, "cannot be opened")) }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            defer { close(descriptor) }
+            guard let bytes = try? handle.read(upToCount: EmbeddedThumbnail.readLength) else { return .failure(.unreadable(id, "cannot be read")) }
+            return .success(EmbeddedThumbnail(jpeg: bytes))
+        }
+    }
+
     /// Always `true`: every picture is a file on this device.
     public func isStoredLocally(_ id: ImageID) async -> Bool { true }
 

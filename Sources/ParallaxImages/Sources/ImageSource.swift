@@ -107,6 +107,11 @@ public protocol ImageSource: Sendable {
     /// picture arrives (file them in the loader's `previews`). Empty by
     /// default, and until ``imageIDs()`` has been asked.
     func listedPreviews() async -> [ImageID: ThumbHash]
+    /// The thumbnail a camera or phone embedded in photo `id`'s file
+    /// (``EmbeddedThumbnail``), when reading it costs a small local read:
+    /// a folder reads the file's first 64 KB. `nil` by default, for a photo
+    /// without one, and for any failure (the photo itself reports those).
+    func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail?
     /// The header of `id` and when the photo was taken, read together from
     /// the same first bytes (``CaptureDateReader``): what a gallery that
     /// shows a library in the order it was taken asks of each photo. The
@@ -159,6 +164,9 @@ extension ImageSource {
 
     /// None: the source learns no preview with its list.
     public func listedPreviews() async -> [ImageID: ThumbHash] { [:] }
+
+    /// None: reading one would cost a request of its own.
+    public func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? { nil }
 
     /// No fingerprint: the disk cache is skipped for this source's pictures.
     public func fingerprint(for id: ImageID) async -> String? { nil }

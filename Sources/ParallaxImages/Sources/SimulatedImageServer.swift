@@ -113,6 +113,14 @@ public actor SimulatedImageServer: ImageSource {
     /// The backing source's listed previews, passed on as the list is.
     public func listedPreviews() async -> [ImageID: ThumbHash] { await backing.listedPreviews() }
 
+    /// The backing source's embedded thumbnail when the server adds no
+    /// latency (it then stands for the backing source as it is); none
+    /// otherwise: a server sends nothing of a photo before its delay.
+    public func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {
+        guard behavior.latency.upperBound <= .zero else { return nil }
+        return await backing.embeddedThumbnail(for: id)
+    }
+
     /// The backing source's list, fetched once and kept until ``eraseAll()``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
         if let catalog { return catalog }
