@@ -58,6 +58,16 @@ enum ReadmeSnippets {
         return loader
     }
 
+    /// A photo's preview from the app's model, shown until its thumbnail arrives.
+    static func previews(loader: ImageLoader) -> PixelImage? {
+        // README: previews
+        // A ThumbHash from the app's model: a photo server sends one with each photo (Immich's `thumbhash`).
+        if let hash = ThumbHash(base64: "k0oGLQaSVsN0BVhn2oq2Z5SQUQcZ") { loader.previews.insert(hash, for: "sunset.jpg") }
+        let preview = loader.previews.image(for: "sunset.jpg")     // 32 px and soft: draw it scaled up, smoothly
+        // README: end
+        return preview
+    }
+
     /// A loader whose thumbnails outlive the app, in the platform's caches folder.
     static func diskCache(source: some ImageSource) throws -> ImageLoader {
         // README: disk cache
@@ -107,7 +117,7 @@ struct ReadmeSnippetsTests {
 
     @Test func everyRegionIsABlockOfTheReadme() throws {
         let regions = try Self.regions(), blocks = try Self.readmeBlocks()
-        #expect(regions.keys.sorted() == ["disk cache", "images", "quick start", "switch"])
+        #expect(regions.keys.sorted() == ["disk cache", "images", "previews", "quick start", "switch"])
         for (name, code) in regions {
             #expect(blocks.contains(code), "the README has no block reading exactly like the \"\(name)\" region:\n\(code)")
         }
@@ -128,6 +138,12 @@ struct ReadmeSnippetsTests {
         }
         #expect(visible > 0)
         #expect(transition.destinationOffset.y >= 0 && transition.viewportSize == bounds.size)
+    }
+
+    @Test func thePreviewSnippetGivesThePhotosPreview() throws {
+        let loader = ImageLoader(source: InMemoryImageSource(images: []))
+        let preview = try #require(ReadmeSnippets.previews(loader: loader))
+        #expect(preview.width == 23 && preview.height == 32)     // the hash's portrait shape
     }
 
     @Test func theImageSnippetShowsThePhotoInItsCell() async throws {
