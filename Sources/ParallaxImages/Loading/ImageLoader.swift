@@ -144,7 +144,7 @@ public actor ImageLoader {
     /// keep), so the next request for the photo shows it at once.
     ///
     /// A surface asks for it beside the photo itself, and shows it if it
-    /// comes first (``ImageRequester`` does).
+    /// comes first (`ImageRequester` does).
     public nonisolated func embeddedPreview(for key: ThumbnailKey) async -> PixelImage? {
         if let known = previews.image(for: key.id) { return known }
         guard let embedded = await pipeline.source.embeddedThumbnail(for: key.id) else { return nil }
