@@ -7,7 +7,10 @@ import ParallaxImages
 /// served through a simulated server (random latency per photo, as in
 /// RolfHendriks' UICollectionView-Demo) and loaded by the pipeline with
 /// ImageIO's thumbnail path. Thumbnails are kept on disk in the app's
-/// Caches folder, so a second launch shows them without decoding.
+/// Caches folder, so a second launch shows them without decoding. When the
+/// folder holds a manifest with previews (`photos.json`, as
+/// `parallax-gallery manifest` writes it, as a photo server would send it),
+/// every photo shows its preview until it arrives.
 @MainActor
 final class PhotoStore {
     let server: SimulatedImageServer
@@ -15,9 +18,11 @@ final class PhotoStore {
     let requests: ImageRequester<ObjectIdentifier>
     private(set) var photos: [ImageID] = []
     private(set) var problem: String?
+    private let folder: URL
 
     init(photoFolder: URL?, latency: ClosedRange<Duration> = .zero ... .seconds(2)) {
         let folder = photoFolder ?? URL(fileURLWithPath: "/nonexistent")
+        self.folder = folder
         server = SimulatedImageServer(backing: FolderImageSource(directory: folder),
                                       behavior: .init(latency: latency, seed: 3))
         loader = ImageLoader(source: server, decoder: ImageIODecoder(), diskCache: Self.thumbnailCache())
@@ -36,6 +41,11 @@ final class PhotoStore {
         do throws(ImageSourceError) {
             photos = try await server.imageIDs()
             problem = photos.isEmpty ? "No photos in the app's Photos folder." : nil
+            // The previews a server would list with its photos: shown from the first frame.
+            if let json = try? Data(contentsOf: folder.appendingPathComponent("photos.json")),
+               let manifest = try? ImageManifest(json: json) {
+                loader.previews.insert(contentsOf: manifest.previewHashes.map { (id: $0.key, hash: $0.value) })
+            }
         } catch {
             photos = []
             problem = error.description
