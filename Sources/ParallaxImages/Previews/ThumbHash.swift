@@ -18,17 +18,21 @@ import Foundation
 /// at most 100 × 100; ``render(maximumSide:)`` is O(output pixels × terms),
 /// about 40 terms for 32 × 32 pixels.
 public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
+    /// The bytes, kept inline (a hash has at most 25): no allocation per
+    /// hash, so a library's 100,000 hashes cost their bytes and no more.
+    private let storage: InlineBytes
+
     /// The hash's bytes, as the reference encoder writes them.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { storage.array }
 
     /// The hash in `bytes`, or `nil` when they are not one: shorter or
     /// longer than their own header says, or stating a shape no encoder
     /// writes. Bytes from a server are checked here, so rendering never
     /// reads past them or makes an empty picture.
     public init?(bytes: [UInt8]) {
-        guard bytes.count >= 5, let layout = Layout(bytes) else { return nil }
-        guard bytes.count == layout.byteCount else { return nil }
-        self.bytes = bytes
+        guard bytes.count >= 5, let layout = Layout(bytes), bytes.count == layout.byteCount,
+              let storage = InlineBytes(bytes) else { return nil }
+        self.storage = storage
     }
 
     /// The hash in base64 (with or without its `=` padding), as Immich's
@@ -87,7 +91,8 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
             source = AreaResampler.resample(source, crop: (0, 0, Double(source.width), Double(source.height)),
                                             width: width, height: height)
         }
-        bytes = Self.encode(source)
+        // An encoder's hash is at most 25 bytes: it always fits.
+        storage = InlineBytes(Self.encode(source)) ?? InlineBytes([])!
     }
 
     /// The hash of the photo in `data` (any format `decoder` reads): the
@@ -249,6 +254,33 @@ public struct ThumbHash: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ThumbHash {
+    /// Up to 32 bytes in four words and a count: hashable, no allocation.
+    private struct InlineBytes: Sendable, Hashable {
+        private var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+        private var count: UInt8 = 0
+
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count <= 32 else { return nil }
+            count = UInt8(bytes.count)
+            for (index, byte) in bytes.enumerated() {
+                let shifted = UInt64(byte) << UInt64(8 * (index % 8))
+                switch index / 8 {
+                case 0: w0 |= shifted
+                case 1: w1 |= shifted
+                case 2: w2 |= shifted
+                default: w3 |= shifted
+                }
+            }
+        }
+
+        var array: [UInt8] {
+            (0..<Int(count)).map { index in
+                let word = [w0, w1, w2, w3][index / 8]
+                return UInt8(truncatingIfNeeded: word >> UInt64(8 * (index % 8)))
+            }
+        }
+    }
+
     /// What a hash's header says: its constants and how many terms follow.
     private struct Layout {
         var lightnessDC, pDC, qDC, lightnessScale, pScale, qScale, alphaDC, alphaScale: Double
