@@ -95,4 +95,29 @@ struct EmbeddedThumbnailTests {
         #expect(loader.previews.image(for: "camera.jpg") == preview)
         #expect(loader.previews.takeMadeHashes().map(\.id) == ["camera.jpg"])
     }
+
+    #if canImport(CParallaxCodecs)
+    @Test func aHEIFThumbnailItemIsDecodedAloneNeverThePrimary() async throws {
+        let withItem = try CodecFixtures.data("quad-thumbnail.heic")   // 96 × 64 with a 48 × 32 thumbnail item
+        let without = try CodecFixtures.data("quad.heic")
+        let decoder = CodecImageDecoder()
+        let item = try #require(try decoder.embeddedThumbnail(in: withItem))
+        #expect(item.width == 48 && item.height == 32)
+        CodecFixtures.expectQuadrants(item, [CodecFixtures.red, CodecFixtures.green, CodecFixtures.blue, CodecFixtures.white],
+                                      "the thumbnail item")
+        #expect(try decoder.embeddedThumbnail(in: without) == nil)
+        #expect(try decoder.embeddedThumbnail(in: Self.photo()) == nil)      // a JPEG's is read from its Exif instead
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("embedded-heif-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try withItem.write(to: folder.appendingPathComponent("phone.heic"))
+        try without.write(to: folder.appendingPathComponent("plain.heic"))
+        let loader = ImageLoader(source: FolderImageSource(directory: folder))
+        let size = try ThumbnailSize(width: 96, height: 64)
+        let preview = try #require(await loader.embeddedPreview(for: ThumbnailKey(id: "phone.heic", size: size)))
+        #expect(preview == item)
+        #expect(await loader.embeddedPreview(for: ThumbnailKey(id: "plain.heic", size: size)) == nil)
+    }
+    #endif
 }

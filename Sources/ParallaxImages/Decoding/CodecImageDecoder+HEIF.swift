@@ -3,6 +3,46 @@ import CParallaxCodecs
 import Foundation
 
 extension CodecImageDecoder {
+    /// The largest thumbnail item of a HEIF file's primary image with its
+    /// shape (up to 1,024 pixels a side), decoded at its own size; `nil`
+    /// for another format, or a HEIF file without one. The primary image is
+    /// never decoded here.
+    public func embeddedThumbnail(in data: Data) throws(ImageDecodingError) -> PixelImage? {
+        guard ImageFormat(sniffing: data) == .heif, options.usesScaledDecoding else { return nil }
+        let result: Result<PixelImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(ImageDecodingError) in
+                var message = [CChar](repeating: 0, count: 200)
+                let maxDimension = Int32(min(max(options.maximumPixelCount, 1), 32_768))
+                var info = pk_heif_info()
+                try check(pk_heif_read_info(bytes.baseAddress, bytes.count, maxDimension, &info, &message, message.count), message)
+                let largest = Self.thumbnailSizes(of: info).filter { max($0.width, $0.height) <= 1_024 }
+                    .max { $0.width * $0.height < $1.width * $1.height }
+                guard let largest, let size = try? ThumbnailSize(width: largest.width, height: largest.height, mode: .fit) else {
+                    return nil
+                }
+                // Only if the item serves at its own size (the primary's shape): else `heif` would decode the primary.
+                let choice = HEIFItemChoice(primaryWidth: Int(info.width), primaryHeight: Int(info.height),
+                                            thumbnails: Self.thumbnailSizes(of: info), size: size)
+                guard choice.thumbnailIndex != nil else { return nil }
+                return try heif(bytes, size: size).image
+            }
+        }
+        return try result.get()
+    }
+
+    /// The sizes of the thumbnail items `info` lists.
+    private static func thumbnailSizes(of info: pk_heif_info) -> [(width: Int, height: Int)] {
+        withUnsafeBytes(of: info.thumbnail_width) { widths in
+            withUnsafeBytes(of: info.thumbnail_height) { heights in
+                (0..<min(Int(info.thumbnail_count), Int(PK_HEIF_MAX_THUMBNAILS))).map {
+                    (width: Int(widths.load(fromByteOffset: $0 * 4, as: Int32.self)),
+                     height: Int(heights.load(fromByteOffset: $0 * 4, as: Int32.self)))
+                }
+            }
+        }
+    }
+
     /// A HEIF thumbnail: from the smallest thumbnail item of the primary
     /// image's shape that still has the thumbnail's pixels in its crop
     /// (phones store one of about 320 pixels a side, so a small tile never
@@ -22,14 +62,7 @@ extension CodecImageDecoder {
         try check(pk_heif_read_info(bytes.baseAddress, bytes.count, maxDimension, &info, &message, message.count), message)
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
-        let thumbnails = withUnsafeBytes(of: info.thumbnail_width) { widths in
-            withUnsafeBytes(of: info.thumbnail_height) { heights in
-                (0..<min(Int(info.thumbnail_count), Int(PK_HEIF_MAX_THUMBNAILS))).map {
-                    (width: Int(widths.load(fromByteOffset: $0 * 4, as: Int32.self)),
-                     height: Int(heights.load(fromByteOffset: $0 * 4, as: Int32.self)))
-                }
-            }
-        }
+        let thumbnails = Self.thumbnailSizes(of: info)
         let choice = HEIFItemChoice(primaryWidth: width, primaryHeight: height, thumbnails: options.usesScaledDecoding ? thumbnails : [],
                                     size: size)
         let geometry = ThumbnailGeometry(width: choice.width, height: choice.height, orientation: .up, size: size)

@@ -117,6 +117,16 @@ public protocol ImageDecoding: Sendable {
     /// A thumbnail of `size` from `data`.
     /// - Throws: ``ImageDecodingError`` for every kind of bad input.
     func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail
+    /// The thumbnail the picture in `data` carries as an image of its own
+    /// (a HEIF thumbnail item, as phones write one of about 320 pixels),
+    /// decoded upright at its own size: never the full picture. `nil` when
+    /// it has none (the default, for decoders that do not read them).
+    func embeddedThumbnail(in data: Data) throws(ImageDecodingError) -> PixelImage?
+}
+
+extension ImageDecoding {
+    /// None: this decoder does not read embedded thumbnails.
+    public func embeddedThumbnail(in data: Data) throws(ImageDecodingError) -> PixelImage? { nil }
 }
 
 /// The image formats the pipeline recognises by their first bytes.

@@ -149,7 +149,10 @@ public actor ImageLoader {
         if let known = previews.image(for: key.id) { return known }
         guard let embedded = await pipeline.source.embeddedThumbnail(for: key.id) else { return nil }
         let decoder = pipeline.decoder, makesHash = configuration.makesPreviews
-        let picture = await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+        let picture = embedded.isWholeFile
+            // A HEIF thumbnail item is a real decode (HEVC, a few milliseconds): on the decoding threads.
+            ? await BlockingWorkQueue.decoding.run(urgent: true) { try? decoder.embeddedThumbnail(in: embedded.data) }
+            : await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
             // At its own size (a few hundred pixels at most), then turned upright by the photo's orientation:
             // the thumbnail has no Exif of its own.
             guard let header = try? ImageHeader.read(from: embedded.data), max(header.width, header.height) <= 1_024,

@@ -3,7 +3,10 @@ import Foundation
 /// The small JPEG a camera or phone writes into a photo's Exif data (IFD1's
 /// `JPEGInterchangeFormat`, typically 160 × 120): a preview of the whole
 /// photo that costs a read of the file's first 64 KB and a decode of a few
-/// kilobytes, long before the photo itself is decoded.
+/// kilobytes, long before the photo itself is decoded. Or a HEIF photo's
+/// whole file (``isWholeFile``), whose thumbnail item (phones write one of
+/// about 320 pixels) the decoder decodes on its own
+/// (``ImageDecoding/embeddedThumbnail(in:)``).
 ///
 /// Only JPEG files are read (the thumbnail lives in their Exif APP1
 /// segment, which is at most 64 KB and comes before the image data). Every
@@ -13,11 +16,16 @@ import Foundation
 /// Complexity: O(segments before the image data + IFD entries), on bytes
 /// already read.
 public struct EmbeddedThumbnail: Sendable, Hashable {
-    /// The thumbnail's JPEG bytes.
+    /// The thumbnail's JPEG bytes, or the whole file when ``isWholeFile``.
     public var data: Data
     /// The photo's Exif orientation, which the thumbnail shares (it has
-    /// no Exif of its own): turn it upright with this.
+    /// no Exif of its own): turn it upright with this. `.up` for a whole
+    /// file, whose decoder turns its thumbnail item itself.
     public var orientation: ImageOrientation
+    /// Whether ``data`` is the photo's whole file, holding its thumbnail
+    /// as an image of its own (a HEIF thumbnail item), rather than the
+    /// thumbnail's bytes.
+    public var isWholeFile = false
 
     /// How much of a file to read to find it: an Exif segment is at most
     /// 64 KB, and comes after at most a JFIF segment.
@@ -28,6 +36,13 @@ public struct EmbeddedThumbnail: Sendable, Hashable {
     public init(data: Data, orientation: ImageOrientation) {
         self.data = data
         self.orientation = orientation
+    }
+
+    /// A photo's whole file, whose decoder finds its thumbnail item.
+    public init(wholeFile data: Data) {
+        self.data = data
+        orientation = .up
+        isWholeFile = true
     }
 
     /// The thumbnail in `bytes`, the first bytes of a JPEG file (at least

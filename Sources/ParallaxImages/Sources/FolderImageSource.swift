@@ -164,9 +164,16 @@ public struct FolderImageSource: ImageSource {
     }
 
     /// The thumbnail embedded in picture `id`'s Exif data, from the file's
-    /// first ``EmbeddedThumbnail/readLength`` bytes (JPEG files only).
+    /// first ``EmbeddedThumbnail/readLength`` bytes (JPEG files), or a HEIF
+    /// file whole, for its thumbnail item (a few megabytes from a phone,
+    /// read again for the photo: the page cache serves the second read).
     public func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {
-        guard FileNameExtension.of(id.rawValue).lowercased().hasPrefix("jp") else { return nil }
+        let fileExtension = FileNameExtension.of(id.rawValue).lowercased()
+        if ["heic", "heif", "hif"].contains(fileExtension) {
+            let limit = maximumFileSize
+            return try? await readFile(of: id) { Self.readPicture(at: $0, id: id, limit: limit).map(EmbeddedThumbnail.init(wholeFile:)) }
+        }
+        guard fileExtension.hasPrefix("jp") else { return nil }
         return try? await readFile(of: id) { path in
             guard FileKind(cPath: path) == .regular else { return .failure(.notFound(id)) }
             let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
