@@ -46,8 +46,10 @@ check "section: the verdicts are printed" \
 cp "$md" "$dir/first.md"
 printf '%s\n' "$body" >"$dir/body.md"
 section "$md" demo "$dir/body.md" --by "demo-tool --quick" --rerun scripts/demo.sh --fact "libdemo: 1.2"
-check "section again (body from a file): the same file but for the date" \
-    diff <(grep -v '^_Generated' "$dir/first.md") <(grep -v '^_Generated' "$md")
+check "section again (body from a file): the same file but for the date and the speed measured" \
+    diff <(grep -v '^_Generated\|^- Speed when written: ' "$dir/first.md") <(grep -v '^_Generated\|^- Speed when written: ' "$md")
+check "section: the speed it was written at, a calibration loop and a memory copy" \
+    grep -qE '^- Speed when written: a 2,000,000-step CPython loop takes [0-9]+ ms; memory copies at [0-9.]+ GB/s$' "$md"
 
 section "$md" other "$dir/body.md" --by other-tool --rerun scripts/other.sh
 check "a new key: appended after the rest, one blank line between" \
