@@ -137,6 +137,12 @@ package final class SDLCanvas: GalleryCanvas {
         // A line of text starting this far off the canvas cannot reach it (and would overflow SDL's integers).
         guard !text.isEmpty, abs(point.x) < Self.drawableExtent, abs(point.y) < Self.drawableExtent,
               let font = font(size: size) else { return }
+        // Outlined text as one texture, its outline and glyphs composed once: one blended copy a frame, not two.
+        if outlined, let combined = outlinedTextTexture(text, font: font, size: size, color: color) {
+            var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(combined.width), h: Float(combined.height))
+            SDL_RenderCopyF(renderer, combined.texture, nil, &target)
+            return
+        }
         if outlined, let shadow = textTexture(text, font: font.outline, size: size, color: RGBA(0, 0, 0), outline: true) {
             var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(shadow.width), h: Float(shadow.height))
             SDL_RenderCopyF(renderer, shadow.texture, nil, &target)
@@ -248,6 +254,45 @@ package final class SDLCanvas: GalleryCanvas {
         TTF_SetFontOutline(outline, 1)
         fonts[size] = (plain, outline)
         return (plain, outline)
+    }
+
+    /// `text` in `color` over its black one-pixel outline, composed once into
+    /// one texture (the outline's origin is the text's, less a pixel), kept
+    /// with the other texts.
+    private func outlinedTextTexture(_ text: String, font: (plain: OpaquePointer, outline: OpaquePointer), size: Int,
+                                     color: RGBA) -> (texture: OpaquePointer, width: Int32, height: Int32)? {
+        let cacheKey = "\(size)|composed|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
+        if let cached = texts[cacheKey] {
+            texts[cacheKey]?.lastUse = frame
+            return (cached.texture, cached.width, cached.height)
+        }
+        guard let outline = TTF_RenderUTF8_Blended(font.outline, text, SDL_Color(r: 0, g: 0, b: 0, a: 255)) else { return nil }
+        defer { SDL_FreeSurface(outline) }
+        guard let glyphs = TTF_RenderUTF8_Blended(font.plain, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
+            return nil
+        }
+        defer { SDL_FreeSurface(glyphs) }
+        let width = max(outline.pointee.w, glyphs.pointee.w + 1), height = max(outline.pointee.h, glyphs.pointee.h + 1)
+        guard let composed = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)) else {
+            return nil
+        }
+        defer { SDL_FreeSurface(composed) }
+        // The outline copied as it is, then the glyphs blended over it a pixel in, as the two copies were drawn.
+        SDL_SetSurfaceBlendMode(outline, SDL_BLENDMODE_NONE)
+        var outlineRect = SDL_Rect(x: 0, y: 0, w: outline.pointee.w, h: outline.pointee.h)
+        SDL_UpperBlit(outline, nil, composed, &outlineRect)
+        SDL_SetSurfaceBlendMode(glyphs, SDL_BLENDMODE_BLEND)
+        var glyphRect = SDL_Rect(x: 1, y: 1, w: glyphs.pointee.w, h: glyphs.pointee.h)
+        SDL_UpperBlit(glyphs, nil, composed, &glyphRect)
+        guard let texture = SDL_CreateTextureFromSurface(renderer, composed) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        let entry = (texture: texture, width: width, height: height, lastUse: frame)
+        texts[cacheKey] = entry
+        if texts.count > Self.textLimit, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            SDL_DestroyTexture(oldest.value.texture)
+            texts[oldest.key] = nil
+        }
+        return (entry.texture, entry.width, entry.height)
     }
 
     private func textTexture(_ text: String, font: OpaquePointer, size: Int, color: RGBA, outline: Bool)
