@@ -46,6 +46,9 @@ private struct PhotoRow: View {
                 ParallaxImage(image, effect: .listDefault).transition(.opacity)
             } else if let failure {
                 Text(failure).font(.caption).foregroundStyle(.secondary).padding()
+            } else if let hash = loader.previews.hash(for: id) {
+                // The photo's preview (the bundled manifest's, or one made by an earlier decode) until it arrives.
+                ParallaxImage(nil as PixelImage?, preview: .thumbHash(hash), effect: .listDefault)
             }
             Text((id.rawValue as NSString).deletingPathExtension)
                 .font(.headline)
