@@ -72,6 +72,9 @@ public actor ImageLoader {
     /// read from their owners when a snapshot is taken.
     private var stats = Statistics()
     private var observers = LoaderObservers()
+    /// Decodes since the loader last gave memory back, and whether a return is waiting for its delay.
+    private var decodesSinceMemoryReturn = 0
+    private var memoryReturnScheduled = false
 
     /// A loader over `source`, decoding with `decoder` (this platform's
     /// ``PlatformImageDecoder`` unless another is given), timing its loads
@@ -293,7 +296,34 @@ public actor ImageLoader {
     /// `didChange()`, and resumes the idle waiters if work just ended.
     private func didChangeMaybeToIdle() {
         didChange()
-        if isIdle { observers.becameIdle() }
+        guard isIdle else { return }
+        observers.becameIdle()
+        scheduleMemoryReturn()
+    }
+
+    /// Once the loader has been idle for the configured delay after
+    /// decoding, gives the memory the decodes freed back to the system, on
+    /// the file threads' background lane (never the caller's thread or the
+    /// cooperative pool). Work that starts meanwhile puts it off to its own
+    /// idle moment.
+    private func scheduleMemoryReturn() {
+        guard configuration.returnsMemoryWhenIdle, FreeMemory.isAvailable, decodesSinceMemoryReturn > 0,
+              !memoryReturnScheduled else { return }
+        memoryReturnScheduled = true
+        let delay = configuration.idleDelayBeforeReturningMemory
+        Task.detached(priority: .background) { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.returnMemoryIfStillIdle()
+        }
+    }
+
+    private func returnMemoryIfStillIdle() async {
+        memoryReturnScheduled = false
+        guard isIdle else { return }                   // busy again: its own idle moment comes
+        decodesSinceMemoryReturn = 0
+        await BlockingWorkQueue.fileIO.run(urgent: false) { FreeMemory.returnToSystem() }
+        stats.memoryReturns += 1
+        didChange()
     }
 
     // MARK: Jobs
@@ -373,6 +403,7 @@ public actor ImageLoader {
     /// Counts a job's result and keeps a current one in the caches.
     private func record(_ result: Result<LoadOutput, ImageLoadingError>, of job: LoadJob, for key: ThumbnailKey) {
         stats.count(result)
+        if case .success(let output) = result, output.wasDecoded { decodesSinceMemoryReturn += 1 }
         guard case .success(let output) = result, job.epoch == epoch else { return }
         memoryCache.insert(output.loaded.image, for: key)
         if output.wasDecoded, let fingerprint = output.fingerprint {
