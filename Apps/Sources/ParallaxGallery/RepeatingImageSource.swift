@@ -51,26 +51,23 @@ package struct RepeatingImageSource: ImageSource {
 
     /// The base's listed headers, under every repeated name.
     package func listedHeaders() async -> [ImageID: ImageHeader] {
-        let listed = await base.listedHeaders()
-        guard !listed.isEmpty, let ids = try? await base.imageIDs(), !ids.isEmpty else { return [:] }
-        var headers: [ImageID: ImageHeader] = [:]
-        for index in 0..<count {
-            let original = ids[index % ids.count]
-            if let header = listed[original] { headers[ImageID("\(index)__\(original.rawValue)")] = header }
-        }
-        return headers
+        await repeated(await base.listedHeaders())
     }
 
     /// The base's listed previews and ``basePreviews``, under every repeated name.
     package func listedPreviews() async -> [ImageID: ThumbHash] {
-        let listed = await base.listedPreviews().merging(basePreviews) { listed, _ in listed }
+        await repeated(await base.listedPreviews().merging(basePreviews) { listed, _ in listed })
+    }
+
+    /// What `listed` says of each base picture, under every name that repeats it.
+    private func repeated<Value: Sendable>(_ listed: [ImageID: Value]) async -> [ImageID: Value] {
         guard !listed.isEmpty, let ids = try? await base.imageIDs(), !ids.isEmpty else { return [:] }
-        var previews: [ImageID: ThumbHash] = [:]
+        var values: [ImageID: Value] = [:]
         for index in 0..<count {
             let original = ids[index % ids.count]
-            if let preview = listed[original] { previews[ImageID("\(index)__\(original.rawValue)")] = preview }
+            if let value = listed[original] { values[ImageID("\(index)__\(original.rawValue)")] = value }
         }
-        return previews
+        return values
     }
 
     package func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? {

@@ -55,17 +55,23 @@ struct SessionBenchmarkTests {
         #expect(figures.peakResidentBytes > 0)
     }
 
+    /// A new temporary folder of `count` generated 160 × 120 photos.
+    static func photoFolder(named name: String, count: Int) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for index in 0..<count {
+            try SyntheticPhotos.landscape(index: index, width: 160, height: 120)
+                .write(to: folder.appendingPathComponent("photo-\(index).png"))
+        }
+        return folder
+    }
+
     /// A slow server that lists every photo's preview: no tile is ever
     /// blank, at any speed, and every jump shows every tile's preview in
     /// its own frame; the photos themselves arrive 0–2 s later.
     @Test func aServerThatListsPreviewsNeverShowsABlankTile() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("previewed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.photoFolder(named: "previewed", count: 12)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<12 {
-            try SyntheticPhotos.landscape(index: index, width: 160, height: 120)
-                .write(to: folder.appendingPathComponent("photo-\(index).png"))
-        }
         let library = try await PhotoLibrary.folder(folder)
         let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .seed, followsViewport: true)
         #expect(scenario.listsPreviews)
@@ -82,13 +88,8 @@ struct SessionBenchmarkTests {
     /// Issue 23: a folder deleted mid-session used to report 0 % blank
     /// (a failed tile counts as shown) and nothing else.
     @Test func aFolderThatVanishesMidSessionIsCountedAndSaidPlainly() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vanishing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.photoFolder(named: "vanishing", count: 3)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<3 {
-            try SyntheticPhotos.landscape(index: index, width: 160, height: 120)
-                .write(to: folder.appendingPathComponent("photo-\(index).png"))
-        }
         let library = PhotoLibrary(source: VanishingFolder(base: FolderImageSource(directory: folder)), credits: [],
                                    description: "a vanishing folder", readsHeadersLocally: true)
         let scenario = SessionBenchmark.Scenario(layout: .grid, latency: .none, followsViewport: true, source: .init(library: library))

@@ -77,38 +77,35 @@ public struct EmbeddedThumbnail: Sendable, Hashable {
         return nil
     }
 
-    /// IFD1's JPEG in the TIFF structure at `tiff`, which ends at `end`.
+    /// IFD1's JPEG in the TIFF structure at `tiff`, which ends at `end`;
+    /// every read is confined to that structure (a ``ByteView`` of it).
     private static func thumbnail(in bytes: UnsafeBufferPointer<UInt8>, tiff: Int, end: Int) -> (Range<Int>, ImageOrientation)? {
+        guard let view = ByteView(bytes).slice(tiff..<end) else { return nil }
         let little: Bool
-        switch (bytes[tiff], bytes[tiff + 1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
+        switch view.u16(tiff) {
+        case 0x4949: little = true
+        case 0x4D4D: little = false
         default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= tiff, at + 2 <= end else { return nil }
-            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let low = u16(little ? at : at + 2), let high = u16(little ? at + 2 : at) else { return nil }
-            return high << 16 | low
         }
         /// Each entry's tag and value (a SHORT or LONG held in the entry), and the next IFD's offset.
         func entries(of ifd: Int) -> (values: [Int: Int], next: Int?)? {
-            guard ifd >= 8, let count = u16(tiff + ifd), count <= 512 else { return nil }
+            guard ifd >= 8, let count = view.u16(tiff + ifd, littleEndian: little), count <= 512 else { return nil }
             var values: [Int: Int] = [:]
             for index in 0..<count {
                 let entry = tiff + ifd + 2 + index * 12
-                guard let tag = u16(entry), let type = u16(entry + 2) else { return nil }
-                values[tag] = type == 3 ? u16(entry + 8) : u32(entry + 8)
+                guard let tag = view.u16(entry, littleEndian: little), let type = view.u16(entry + 2, littleEndian: little) else {
+                    return nil
+                }
+                values[tag] = type == 3 ? view.u16(entry + 8, littleEndian: little) : view.u32(entry + 8, littleEndian: little)
             }
-            return (values, u32(tiff + ifd + 2 + count * 12))
+            return (values, view.u32(tiff + ifd + 2 + count * 12, littleEndian: little))
         }
-        guard u16(tiff + 2) == 42, let ifd0Offset = u32(tiff + 4), let ifd0 = entries(of: ifd0Offset),
-              let ifd1Offset = ifd0.next, ifd1Offset != ifd0Offset, let ifd1 = entries(of: ifd1Offset),
-              let offset = ifd1.values[0x0201], let length = ifd1.values[0x0202], length >= 4 else { return nil }
+        guard view.u16(tiff + 2, littleEndian: little) == 42, let ifd0Offset = view.u32(tiff + 4, littleEndian: little),
+              let ifd0 = entries(of: ifd0Offset), let ifd1Offset = ifd0.next, ifd1Offset != ifd0Offset,
+              let ifd1 = entries(of: ifd1Offset), let offset = ifd1.values[0x0201], let length = ifd1.values[0x0202],
+              length >= 4, offset > 0 else { return nil }
         let start = tiff + offset
-        guard offset > 0, start + length <= end, bytes[start] == 0xFF, bytes[start + 1] == 0xD8 else { return nil }
+        guard view.contains(start, count: length), view.u16(start) == 0xFFD8 else { return nil }
         let orientation = ifd0.values[0x0112].flatMap(ImageOrientation.init(rawValue:)) ?? .up
         return (start..<(start + length), orientation)
     }
