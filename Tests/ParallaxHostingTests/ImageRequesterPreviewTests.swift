@@ -110,6 +110,42 @@ struct ImageRequesterPreviewTests {
         await source.backing.release(Swatches.id(1))
         await requests.waitUntilSettled()
     }
+    @Test("an embedded thumbnail shown before the source says whether the photo is stored is not replaced by a placeholder")
+    func aPreviewOutlivesTheSourcesLateAnswer() async throws {
+        let gated = StoreGatedSource(backing: EmbeddingSource(backing: HeldSource(backing: Swatches.source(count: 4))))
+        let loader = ImageLoader(source: gated, decoder: PlatformImageDecoder(), configuration: .init(makesPreviews: false))
+        let requests = ImageRequester<Int>(loader: loader, source: gated)
+        let log = DisplayLog()
+        requests.load(Swatches.key(2), into: 0) { log.record($0) }
+        #expect(log.entries.isEmpty)                              // the placeholder waits for the source's answer
+        await log.waitForEntries(1)
+        #expect(Self.previewColour(log.entries[0]).map { $0 == (200, 30, 30) } == true)
+        await gated.answer()                                     // "not stored": the illustration would show now
+        await gated.backing.backing.release(Swatches.id(2))
+        await requests.waitUntilSettled()
+        #expect(log.entries.count == 2, "preview, then the photo: no placeholder between")
+        #expect(log.shownNumber == 2)
+    }
+}
+
+/// A source whose answer to "is it stored?" waits for the test.
+actor StoreGatedSource: ImageSource {
+    let backing: EmbeddingSource
+    private var answered = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    init(backing: EmbeddingSource) { self.backing = backing }
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await backing.data(for: id) }
+    func embeddedThumbnail(for id: ImageID) async -> EmbeddedThumbnail? { await backing.embeddedThumbnail(for: id) }
+    func isStoredLocally(_ id: ImageID) async -> Bool {
+        if !answered { await withCheckedContinuation { waiting.append($0) } }
+        return false
+    }
+    func answer() {
+        answered = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
 }
 
 /// A held source whose every photo embeds a flat (200, 30, 30) thumbnail.

@@ -112,7 +112,8 @@ package final class GalleryWindow {
             statistics.record(next - due)
             workTimes.record(finished - start)
             if scene == nil {
-                quality.current.record(visible: model.cells.count, blank: model.blankCellCount, preview: model.previewCellCount,
+                let tiles = model.tileCounts
+                quality.current.record(visible: model.cells.count, blank: tiles.blank, preview: tiles.preview,
                                        isMoving: !model.scroll.isAtRest,
                                        frameTime: finished - due, interval: next - due)
                 if quality.current.seconds >= 5 { quality = (ScrollingQuality(), quality.current) }

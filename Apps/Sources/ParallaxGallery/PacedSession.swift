@@ -56,7 +56,7 @@ struct PacedSession {
         var next = due + budget
         while next < finished { next += budget }        // a late frame waits for the next refresh
         let interval = seconds(next - due)
-        let visible = model.cells.count, blank = model.blankCellCount, preview = model.previewCellCount
+        let visible = model.cells.count, (blank, preview, _) = model.tileCounts
         let moving = !model.scroll.isAtRest
         whole.record(visible: visible, blank: blank, preview: preview, isMoving: moving || isPinching, frameTime: frameTime,
                      interval: interval)
@@ -89,8 +89,9 @@ struct PacedSession {
         var previewed: Double?
         while true {
             let now = await frame()
-            if previewed == nil, model.blankCellCount == 0, !model.cells.isEmpty { previewed = now - began }
-            if model.unsharpCellCount == 0, !model.cells.isEmpty {
+            let tiles = model.tileCounts
+            if previewed == nil, tiles.blank == 0, !model.cells.isEmpty { previewed = now - began }
+            if tiles.unsharp == 0, !model.cells.isEmpty {
                 fills.append(SessionBenchmark.Fill(event: event, seconds: now - began, previewSeconds: previewed))
                 return
             }

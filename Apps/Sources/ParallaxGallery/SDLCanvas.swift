@@ -137,20 +137,13 @@ package final class SDLCanvas: GalleryCanvas {
         // A line of text starting this far off the canvas cannot reach it (and would overflow SDL's integers).
         guard !text.isEmpty, abs(point.x) < Self.drawableExtent, abs(point.y) < Self.drawableExtent,
               let font = font(size: size) else { return }
-        // Outlined text as one texture, its outline and glyphs composed once: one blended copy a frame, not two.
-        if outlined, let combined = outlinedTextTexture(text, font: font, size: size, color: color) {
-            var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(combined.width), h: Float(combined.height))
-            SDL_RenderCopyF(renderer, combined.texture, nil, &target)
-            return
-        }
-        if outlined, let shadow = textTexture(text, font: font.outline, size: size, color: RGBA(0, 0, 0), outline: true) {
-            var target = SDL_FRect(x: Float(point.x) - 1, y: Float(point.y) - 1, w: Float(shadow.width), h: Float(shadow.height))
-            SDL_RenderCopyF(renderer, shadow.texture, nil, &target)
-        }
-        if let glyphs = textTexture(text, font: font.plain, size: size, color: color, outline: false) {
-            var target = SDL_FRect(x: Float(point.x), y: Float(point.y), w: Float(glyphs.width), h: Float(glyphs.height))
-            SDL_RenderCopyF(renderer, glyphs.texture, nil, &target)
-        }
+        // Outlined text is one texture, its outline and glyphs composed once: one blended copy a frame,
+        // placed a pixel up and left so the glyphs sit at `point`.
+        let inset: Float = outlined ? 1 : 0
+        guard let drawn = outlined ? outlinedTextTexture(text, font: font, size: size, color: color)
+                                   : plainTextTexture(text, font: font.plain, size: size, color: color) else { return }
+        var target = SDL_FRect(x: Float(point.x) - inset, y: Float(point.y) - inset, w: Float(drawn.width), h: Float(drawn.height))
+        SDL_RenderCopyF(renderer, drawn.texture, nil, &target)
     }
 
     /// The frame drawn so far, read back (premultiplied RGBA, opaque).
@@ -211,16 +204,9 @@ package final class SDLCanvas: GalleryCanvas {
             textures[key]?.lastUse = frame
             return cached.texture
         }
-        guard image.width > 0, image.height > 0,
-              let texture = SDL_CreateTexture(renderer, pk_sdl_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
-                                              Int32(image.width), Int32(image.height)) else { return nil }
-        image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(image.bytesPerRow)) }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        guard let texture = upload(image) else { return nil }
         textures[key] = (texture, frame)
-        if textures.count > Self.textureLimit, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            SDL_DestroyTexture(oldest.value.texture)
-            textures[oldest.key] = nil
-        }
+        Self.evictOldest(&textures, beyond: Self.textureLimit) { ($0.texture, $0.lastUse) }
         return texture
     }
 
@@ -233,18 +219,30 @@ package final class SDLCanvas: GalleryCanvas {
             return cached.texture
         }
         if let stale = previews.removeValue(forKey: id) { SDL_DestroyTexture(stale.texture) }
+        guard let texture = upload(image) else { return nil }
+        SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
+        previews[id] = (texture, image, frame)
+        Self.evictOldest(&previews, beyond: Self.textureLimit) { ($0.texture, $0.lastUse) }
+        return texture
+    }
+
+    /// `image` in a new blended texture of its size; `nil` for an empty image or when SDL cannot make one.
+    private func upload(_ image: PixelImage) -> OpaquePointer? {
         guard image.width > 0, image.height > 0,
               let texture = SDL_CreateTexture(renderer, pk_sdl_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
                                               Int32(image.width), Int32(image.height)) else { return nil }
         image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(image.bytesPerRow)) }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
-        previews[id] = (texture, image, frame)
-        if previews.count > Self.textureLimit, let oldest = previews.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            SDL_DestroyTexture(oldest.value.texture)
-            previews[oldest.key] = nil
-        }
         return texture
+    }
+
+    /// Drops the least recently used entry of `cache` (and its texture) once
+    /// it holds more than `limit`. O(entries), and only past the limit.
+    private static func evictOldest<Key: Hashable, Entry>(_ cache: inout [Key: Entry], beyond limit: Int,
+                                                          _ parts: (Entry) -> (texture: OpaquePointer, lastUse: UInt64)) {
+        guard cache.count > limit, let oldest = cache.min(by: { parts($0.value).lastUse < parts($1.value).lastUse }) else { return }
+        SDL_DestroyTexture(parts(oldest.value).texture)
+        cache[oldest.key] = nil
     }
 
     private func font(size: Int) -> (plain: OpaquePointer, outline: OpaquePointer)? {
@@ -257,60 +255,55 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     /// `text` in `color` over its black one-pixel outline, composed once into
-    /// one texture (the outline's origin is the text's, less a pixel), kept
-    /// with the other texts.
+    /// one texture (the outline's origin is the text's, less a pixel).
     private func outlinedTextTexture(_ text: String, font: (plain: OpaquePointer, outline: OpaquePointer), size: Int,
                                      color: RGBA) -> (texture: OpaquePointer, width: Int32, height: Int32)? {
-        let cacheKey = "\(size)|composed|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
-        if let cached = texts[cacheKey] {
-            texts[cacheKey]?.lastUse = frame
-            return (cached.texture, cached.width, cached.height)
+        textTexture(key: "\(size)|outlined|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)") {
+            guard let outline = TTF_RenderUTF8_Blended(font.outline, text, SDL_Color(r: 0, g: 0, b: 0, a: 255)) else { return nil }
+            defer { SDL_FreeSurface(outline) }
+            guard let glyphs = TTF_RenderUTF8_Blended(font.plain, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
+                return nil
+            }
+            defer { SDL_FreeSurface(glyphs) }
+            let width = max(outline.pointee.w, glyphs.pointee.w + 1), height = max(outline.pointee.h, glyphs.pointee.h + 1)
+            guard let composed = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)) else {
+                return nil
+            }
+            // The outline copied as it is, then the glyphs blended over it a pixel in.
+            SDL_SetSurfaceBlendMode(outline, SDL_BLENDMODE_NONE)
+            var outlineRect = SDL_Rect(x: 0, y: 0, w: outline.pointee.w, h: outline.pointee.h)
+            SDL_UpperBlit(outline, nil, composed, &outlineRect)
+            SDL_SetSurfaceBlendMode(glyphs, SDL_BLENDMODE_BLEND)
+            var glyphRect = SDL_Rect(x: 1, y: 1, w: glyphs.pointee.w, h: glyphs.pointee.h)
+            SDL_UpperBlit(glyphs, nil, composed, &glyphRect)
+            return composed
         }
-        guard let outline = TTF_RenderUTF8_Blended(font.outline, text, SDL_Color(r: 0, g: 0, b: 0, a: 255)) else { return nil }
-        defer { SDL_FreeSurface(outline) }
-        guard let glyphs = TTF_RenderUTF8_Blended(font.plain, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
-            return nil
-        }
-        defer { SDL_FreeSurface(glyphs) }
-        let width = max(outline.pointee.w, glyphs.pointee.w + 1), height = max(outline.pointee.h, glyphs.pointee.h + 1)
-        guard let composed = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)) else {
-            return nil
-        }
-        defer { SDL_FreeSurface(composed) }
-        // The outline copied as it is, then the glyphs blended over it a pixel in, as the two copies were drawn.
-        SDL_SetSurfaceBlendMode(outline, SDL_BLENDMODE_NONE)
-        var outlineRect = SDL_Rect(x: 0, y: 0, w: outline.pointee.w, h: outline.pointee.h)
-        SDL_UpperBlit(outline, nil, composed, &outlineRect)
-        SDL_SetSurfaceBlendMode(glyphs, SDL_BLENDMODE_BLEND)
-        var glyphRect = SDL_Rect(x: 1, y: 1, w: glyphs.pointee.w, h: glyphs.pointee.h)
-        SDL_UpperBlit(glyphs, nil, composed, &glyphRect)
-        guard let texture = SDL_CreateTextureFromSurface(renderer, composed) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        let entry = (texture: texture, width: width, height: height, lastUse: frame)
-        texts[cacheKey] = entry
-        if texts.count > Self.textLimit, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            SDL_DestroyTexture(oldest.value.texture)
-            texts[oldest.key] = nil
-        }
-        return (entry.texture, entry.width, entry.height)
     }
 
-    private func textTexture(_ text: String, font: OpaquePointer, size: Int, color: RGBA, outline: Bool)
+    /// `text` in `color`, as it is.
+    private func plainTextTexture(_ text: String, font: OpaquePointer, size: Int, color: RGBA)
         -> (texture: OpaquePointer, width: Int32, height: Int32)? {
-        let cacheKey = "\(size)|\(outline)|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
-        if let cached = texts[cacheKey] {
-            texts[cacheKey]?.lastUse = frame
+        textTexture(key: "\(size)|plain|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)") {
+            TTF_RenderUTF8_Blended(font, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a))
+        }
+    }
+
+    /// The texture of text cached under `key`, else of the surface `render`
+    /// makes (then freed), kept with the other texts, the least recently
+    /// used dropped past ``textLimit``.
+    private func textTexture(key: String, render: () -> UnsafeMutablePointer<SDL_Surface>?)
+        -> (texture: OpaquePointer, width: Int32, height: Int32)? {
+        if let cached = texts[key] {
+            texts[key]?.lastUse = frame
             return (cached.texture, cached.width, cached.height)
         }
-        guard let surface = TTF_RenderUTF8_Blended(font, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else { return nil }
+        guard let surface = render() else { return nil }
         defer { SDL_FreeSurface(surface) }
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         let entry = (texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: frame)
-        texts[cacheKey] = entry
-        if texts.count > Self.textLimit, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            SDL_DestroyTexture(oldest.value.texture)
-            texts[oldest.key] = nil
-        }
+        texts[key] = entry
+        Self.evictOldest(&texts, beyond: Self.textLimit) { ($0.texture, $0.lastUse) }
         return (entry.texture, entry.width, entry.height)
     }
 }

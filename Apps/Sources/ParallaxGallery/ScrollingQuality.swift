@@ -93,23 +93,24 @@ extension GalleryModel {
     /// Visible tiles that do not show their thumbnail yet: blank or a
     /// preview (failures count as shown, since they say what happened).
     /// The screen is full when none is left.
-    package var unsharpCellCount: Int {
-        var unsharp = 0
-        for cell in cells where cell.image == nil && cell.failure == nil { unsharp += 1 }
-        return unsharp
-    }
+    package var unsharpCellCount: Int { tileCounts.unsharp }
 
     /// Visible tiles that show only their photo's preview.
-    package var previewCellCount: Int {
-        var previews = 0
-        for cell in cells where cell.image == nil && cell.failure == nil {
-            if case .preview = cell.placeholder { previews += 1 }
-        }
-        return previews
-    }
+    package var previewCellCount: Int { tileCounts.preview }
 
     /// Visible tiles that show nothing of their photo: a placeholder, no preview.
-    package var blankCellCount: Int { unsharpCellCount - previewCellCount }
+    package var blankCellCount: Int { tileCounts.blank }
+
+    /// The visible tiles showing nothing of their photo and those showing
+    /// only its preview, in one pass over the cells (a frame's recording
+    /// wants both).
+    package var tileCounts: (blank: Int, preview: Int, unsharp: Int) {
+        var blank = 0, preview = 0
+        for cell in cells where cell.image == nil && cell.failure == nil {
+            if case .preview = cell.placeholder { preview += 1 } else { blank += 1 }
+        }
+        return (blank, preview, blank + preview)
+    }
 
     /// Visible tiles that show a picture made for another size than the
     /// one they have now (after a pinch or a switch, the old picture
