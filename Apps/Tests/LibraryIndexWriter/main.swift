@@ -19,10 +19,14 @@ guard arguments.count == 5, let count = Int(arguments[4]) else {
     exit(2)
 }
 let prefix = arguments[3]
+// A writer whose test process is gone (it crashed, or was killed) stops at the next batch instead of
+// writing on alone: one once ran half an hour after its test crashed, taking a core from everything after.
+let parent = getppid()
 
 do {
     let index = try LibraryIndex(at: URL(fileURLWithPath: arguments[1]), root: URL(fileURLWithPath: arguments[2]))
     for start in stride(from: 0, to: count, by: 100) {
+        if getppid() != parent { exit(3) }
         let files = (start..<min(start + 100, count)).map { n in
             ListedFile(id: ImageID("\(prefix)/\(n).jpg"),
                        stamp: FileStamp(size: Int64(n), modificationNanoseconds: Int64(n) * 1_000_000_000, inode: UInt64(n)))
