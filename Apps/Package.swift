@@ -75,6 +75,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Draws the scripted frames whose instructions scripts/frame-instructions.sh counts under callgrind.
+        .executableTarget(
+            name: "parallax-frame-cost",
+            dependencies: [
+                "ParallaxGallery",
+                "ParallaxCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "parallax-demo",
             dependencies: [

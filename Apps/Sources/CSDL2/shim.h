@@ -9,5 +9,6 @@
 
 static inline int pk_sdl_windowpos_centered(void) { return SDL_WINDOWPOS_CENTERED; }
 static inline Uint32 pk_sdl_pixelformat_rgba32(void) { return SDL_PIXELFORMAT_RGBA32; }
+static inline Uint32 pk_sdl_pixelformat_xrgb8888(void) { return SDL_PIXELFORMAT_XRGB8888; }
 
 #endif

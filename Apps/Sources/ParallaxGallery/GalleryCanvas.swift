@@ -25,6 +25,10 @@ package protocol GalleryCanvas: AnyObject {
     /// Draws `image` stretched to `rect` at `opacity` (0…1). `key` lets the
     /// canvas keep the uploaded texture between frames.
     func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double)
+    /// Whether `image` (thumbnail `key`) has no transparent pixel: drawn at
+    /// full opacity it hides whatever is under it, which then need not be
+    /// drawn.
+    func isOpaque(_ image: PixelImage, key: ThumbnailKey) -> Bool
     /// Draws photo `id`'s preview (a picture a few dozen pixels wide)
     /// filling `rect` (its centre cropped to the rectangle's shape) and
     /// scaled up smoothly, as the photo's thumbnail will fill it.

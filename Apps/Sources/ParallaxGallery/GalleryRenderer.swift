@@ -14,6 +14,7 @@ package struct GalleryRenderer {
     package var showsHelp = false
     package var showsCredits = false
     package var showsTitles = true
+    private let titles = PhotoTitles()
 
     package init() {}
 
@@ -27,9 +28,12 @@ package struct GalleryRenderer {
         canvas.clear(Self.background)
         for cell in model.cells {
             canvas.clip(to: cell.frame)
-            drawPlaceholder(cell, on: canvas)
             if let image = cell.image, let key = cell.imageKey {
                 let rect = cell.contentFrame.offsetBy(dx: cell.frame.minX, dy: cell.frame.minY)
+                // Under an opaque photo that has faded in and covers its cell, the placeholder is hidden: not drawn.
+                if cell.opacity < 1 || !Self.rect(rect, covers: cell.frame) || !canvas.isOpaque(image, key: key) {
+                    drawPlaceholder(cell, on: canvas)
+                }
                 canvas.draw(image, key: key, in: rect, opacity: cell.opacity)
             } else if let failure = cell.failure {
                 canvas.fill(cell.frame, Self.errorTile)
@@ -37,10 +41,12 @@ package struct GalleryRenderer {
                                 size: 13, color: RGBA(255, 230, 230), outlined: true)
                 canvas.drawText(String(failure.prefix(48)), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.midY + 10),
                                 size: 11, color: RGBA(255, 200, 200), outlined: false)
+            } else {
+                drawPlaceholder(cell, on: canvas)
             }
             if cell.isPressed { canvas.fill(cell.frame, RGBA(255, 255, 255, 70)) }
             if showsTitles, cell.frame.height >= 60 {
-                canvas.drawText(title(of: cell), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.maxY - 24),
+                canvas.drawText(titles.title(of: cell.id), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.maxY - 24),
                                 size: 14, color: RGBA(255, 255, 255), outlined: true)
             }
         }
@@ -54,6 +60,12 @@ package struct GalleryRenderer {
         if showsCredits {
             drawLines(["Photo credits"] + model.library.credits.prefix(40), at: CGPoint(x: 40, y: 60), on: canvas, size: 12, panel: true)
         }
+    }
+
+    /// Whether `outer` covers every pixel of `inner`, shared edges included
+    /// (Foundation's `contains` on Linux leaves out a rectangle's far edges).
+    static func rect(_ outer: CGRect, covers inner: CGRect) -> Bool {
+        outer.minX <= inner.minX && outer.minY <= inner.minY && outer.maxX >= inner.maxX && outer.maxY >= inner.maxY
     }
 
     /// Each visible section's title ("June 2024") on its header, and the
@@ -89,16 +101,6 @@ package struct GalleryRenderer {
                              width: cell.frame.width * 0.12, height: cell.frame.width * 0.12)
             canvas.fill(sun, RGBA(236, 200, 96))
         }
-    }
-
-    /// The photo's file name without its extension; a name that is not
-    /// UTF-8 is shown with U+FFFD for its odd bytes (its ID keeps them).
-    private func title(of cell: CellContent) -> String {
-        // The file's own name: a photo in a subfolder has an ID such as "2024/06-trip/IMG_0001.jpg".
-        let path = FolderImageSource.displayName(of: cell.id)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let base = name.split(separator: "__").last.map(String.init) ?? name
-        return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
     }
 
     @MainActor

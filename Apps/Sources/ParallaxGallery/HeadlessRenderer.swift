@@ -8,7 +8,9 @@ import ParallaxImages
 
 /// Draws gallery frames into memory with SDL's software renderer: no
 /// display needed, pixel-identical from run to run, and the very same
-/// ``GalleryRenderer`` and ``SDLCanvas`` the window uses.
+/// ``GalleryRenderer`` and ``SDLCanvas`` the window uses. It draws into
+/// the pixel format of a window on X11 (XRGB8888), so the benchmarks take
+/// the same blitters as the window does.
 @MainActor
 package final class HeadlessRenderer {
     private let surface: UnsafeMutablePointer<SDL_Surface>
@@ -19,7 +21,7 @@ package final class HeadlessRenderer {
     /// - Throws: ``SDLError`` if SDL cannot make the surface or renderer.
     package init(size: CGSize, fontPath: String? = SDLCanvas.defaultFontPath) throws {
         let width = max(SDLCanvas.pixel(size.width), 1), height = max(SDLCanvas.pixel(size.height), 1)
-        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, pk_sdl_pixelformat_rgba32()) else {
+        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, pk_sdl_pixelformat_xrgb8888()) else {
             throw SDLError("could not create a \(width)×\(height) surface")
         }
         guard let software = SDL_CreateSoftwareRenderer(surface) else {
@@ -27,7 +29,7 @@ package final class HeadlessRenderer {
             throw SDLError("could not create the software renderer")
         }
         self.surface = surface
-        self.canvas = SDLCanvas(renderer: software, fontPath: fontPath)
+        self.canvas = SDLCanvas(renderer: software, targetFormat: pk_sdl_pixelformat_xrgb8888(), fontPath: fontPath)
     }
 
     /// Releases SDL's resources.

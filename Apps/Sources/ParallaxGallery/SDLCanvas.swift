@@ -18,27 +18,45 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 /// renderer drawing into memory. Uploaded photos and rendered text are kept
 /// as textures between frames (least recently used dropped first), so a
 /// steady frame uploads nothing.
+///
+/// On the software renderer a frame's cost is its pixels' path through
+/// SDL's blitters, so a photo is uploaded to suit the plain row copy: an
+/// opaque photo (every photo a camera takes) goes into a texture in the
+/// target's own pixel format, converted once, and is copied unblended once
+/// its cross-fade is over; only photos with transparent pixels, fading
+/// photos and text are blended.
 @MainActor
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
-    private var textures: [ThumbnailKey: (texture: OpaquePointer, lastUse: UInt64)] = [:]
+    private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64)] = [:]
     /// Previews' textures, by photo: a few kilobytes each, kept apart so they never evict a thumbnail's.
     private var previews: [ImageID: (texture: OpaquePointer, image: PixelImage, lastUse: UInt64)] = [:]
-    private var texts: [String: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
+    private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
     private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
     private let fontPath: String?
     private var frame: UInt64 = 0
+    /// The pixel format opaque photos are uploaded in: the one the renderer draws into, so copying them
+    /// needs no conversion.
+    private let opaqueFormat: UInt32
+    /// Photo textures let go of, by size and format, for the next upload of that size to write over: a
+    /// grid's tiles share one size, so a fling makes (and zeroes, and frees) no texture per new tile.
+    private var spareTextures: [TextureShape: [OpaquePointer]] = [:]
+    private var spareCount = 0
+    private static let spareLimit = 32
     private static let textureLimit = 192
     private static let textLimit = 400
 
     /// The DejaVu Sans font Debian ships (fonts-dejavu-core).
     package static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-    /// Draws with `renderer`; text uses the font at `fontPath` (no text if it
-    /// cannot be opened).
-    package init(renderer: OpaquePointer, fontPath: String? = SDLCanvas.defaultFontPath) {
+    /// Draws with `renderer`, whose drawing goes into pixels of
+    /// `targetFormat` (`nil`: worked out from the renderer, see
+    /// ``targetFormat(of:)``); text uses the font at `fontPath` (no text if
+    /// it cannot be opened).
+    package init(renderer: OpaquePointer, targetFormat: UInt32? = nil, fontPath: String? = SDLCanvas.defaultFontPath) {
         self.renderer = renderer
         self.fontPath = fontPath.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        opaqueFormat = targetFormat ?? Self.targetFormat(of: renderer)
         // Nearest sampling: thumbnails are made at exactly the size they are drawn, so it is exact and sharp.
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0")
     }
@@ -46,6 +64,8 @@ package final class SDLCanvas: GalleryCanvas {
     /// Releases every texture and font.
     package func close() {
         for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        for spares in spareTextures.values { spares.forEach(SDL_DestroyTexture) }
+        spareTextures.removeAll(); spareCount = 0
         for entry in previews.values { SDL_DestroyTexture(entry.texture) }
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
@@ -77,8 +97,11 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     package func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
-        guard let texture = texture(for: image, key: key) else { return }
-        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, ((opacity.isNaN ? 1 : opacity) * 255).rounded()))))
+        guard let (texture, isOpaque) = texture(for: image, key: key) else { return }
+        let alpha = UInt8(max(0, min(255, ((opacity.isNaN ? 1 : opacity) * 255).rounded())))
+        SDL_SetTextureAlphaMod(texture, alpha)
+        // An opaque photo at full opacity replaces what is under it: the renderer's plain copy.
+        SDL_SetTextureBlendMode(texture, isOpaque && alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         let width = Float(image.width), height = Float(image.height)
         guard Self.isDrawable(rect) else {
             guard let visible = visiblePart(of: rect) else { return }
@@ -100,6 +123,10 @@ package final class SDLCanvas: GalleryCanvas {
             target = SDL_FRect(x: target.x.rounded(), y: target.y.rounded(), w: width, h: height)
         }
         SDL_RenderCopyF(renderer, texture, nil, &target)
+    }
+
+    package func isOpaque(_ image: PixelImage, key: ThumbnailKey) -> Bool {
+        texture(for: image, key: key)?.isOpaque ?? false
     }
 
     package func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect) {
@@ -199,15 +226,49 @@ package final class SDLCanvas: GalleryCanvas {
         SDL_FRect(x: Float(rect.minX), y: Float(rect.minY), w: Float(rect.width), h: Float(rect.height))
     }
 
-    private func texture(for image: PixelImage, key: ThumbnailKey) -> OpaquePointer? {
+    /// The texture of thumbnail `key`, uploaded from `image` the first time,
+    /// and whether every one of its pixels is opaque.
+    private func texture(for image: PixelImage, key: ThumbnailKey) -> (texture: OpaquePointer, isOpaque: Bool)? {
         if let cached = textures[key] {
             textures[key]?.lastUse = frame
-            return cached.texture
+            return (cached.texture, cached.isOpaque)
         }
-        guard let texture = upload(image) else { return nil }
-        textures[key] = (texture, frame)
-        Self.evictOldest(&textures, beyond: Self.textureLimit) { ($0.texture, $0.lastUse) }
-        return texture
+        let isOpaque = Self.isOpaque(image)
+        guard let texture = upload(image, format: isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32(), reusing: true) else {
+            return nil
+        }
+        textures[key] = (texture, isOpaque, frame)
+        if let evicted = Self.evictOldest(&textures, beyond: Self.textureLimit, { ($0.texture, $0.lastUse) }) { keepSpare(evicted) }
+        return (texture, isOpaque)
+    }
+
+    /// Whether every pixel of `image` has alpha 255. O(pixels), once per
+    /// upload, two pixels a step.
+    package static func isOpaque(_ image: PixelImage) -> Bool {
+        image.pixels.withUnsafeBytes { bytes in
+            // RGBA bytes: alpha is every fourth byte, the top byte of each little-endian 32-bit pixel.
+            let pairs = bytes.count / 8
+            var all: UInt64 = 0xFF00_0000_FF00_0000
+            for index in 0..<pairs { all &= bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+            var opaque = all & 0xFF00_0000_FF00_0000 == 0xFF00_0000_FF00_0000
+            if bytes.count % 8 != 0 { opaque = opaque && bytes[bytes.count - 1] == 255 }
+            return opaque
+        }
+    }
+
+    /// The pixel format `renderer` draws into: the window's for the software
+    /// renderer on a window, else the renderer's first texture format (the
+    /// one its GPU takes as it is); RGBA when it cannot tell (a software
+    /// renderer drawing into a surface, whose owner passes the format).
+    private static func targetFormat(of renderer: OpaquePointer) -> UInt32 {
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(renderer, &info) == 0 else { return pk_sdl_pixelformat_rgba32() }
+        if info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0 {
+            guard let window = SDL_RenderGetWindow(renderer) else { return pk_sdl_pixelformat_rgba32() }
+            let format = SDL_GetWindowPixelFormat(window)
+            return format == SDL_PIXELFORMAT_UNKNOWN.rawValue ? pk_sdl_pixelformat_rgba32() : format
+        }
+        return info.num_texture_formats > 0 ? info.texture_formats.0 : pk_sdl_pixelformat_rgba32()
     }
 
     /// Photo `id`'s preview texture, sampled smoothly when scaled (the
@@ -219,30 +280,84 @@ package final class SDLCanvas: GalleryCanvas {
             return cached.texture
         }
         if let stale = previews.removeValue(forKey: id) { SDL_DestroyTexture(stale.texture) }
-        guard let texture = upload(image) else { return nil }
+        guard let texture = upload(image, format: pk_sdl_pixelformat_rgba32(), reusing: false) else { return nil }
         SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
         previews[id] = (texture, image, frame)
-        Self.evictOldest(&previews, beyond: Self.textureLimit) { ($0.texture, $0.lastUse) }
+        if let evicted = Self.evictOldest(&previews, beyond: Self.textureLimit, { ($0.texture, $0.lastUse) }) {
+            SDL_DestroyTexture(evicted)
+        }
         return texture
     }
 
-    /// `image` in a new blended texture of its size; `nil` for an empty image or when SDL cannot make one.
-    private func upload(_ image: PixelImage) -> OpaquePointer? {
-        guard image.width > 0, image.height > 0,
-              let texture = SDL_CreateTexture(renderer, pk_sdl_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
-                                              Int32(image.width), Int32(image.height)) else { return nil }
-        image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(image.bytesPerRow)) }
+    /// `image` in a blended texture of its size in pixel `format`
+    /// (converted once, here): a spare one of that shape when `reusing`,
+    /// else a new one; `nil` for an empty image or when SDL cannot make one.
+    private func upload(_ image: PixelImage, format: UInt32, reusing: Bool) -> OpaquePointer? {
+        guard image.width > 0, image.height > 0 else { return nil }
+        let shape = TextureShape(width: Int32(image.width), height: Int32(image.height), format: format)
+        guard let texture = reusing ? takeSpare(shape) ?? makeTexture(shape) : makeTexture(shape) else { return nil }
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
+            SDL_DestroyTexture(texture)
+            return nil
+        }
+        image.pixels.withUnsafeBytes {
+            _ = SDL_ConvertPixels(Int32(image.width), Int32(image.height), pk_sdl_pixelformat_rgba32(), $0.baseAddress,
+                                  Int32(image.bytesPerRow), format, pixels, pitch)
+        }
+        SDL_UnlockTexture(texture)
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         return texture
     }
 
-    /// Drops the least recently used entry of `cache` (and its texture) once
-    /// it holds more than `limit`. O(entries), and only past the limit.
+    /// A new streaming texture of `shape`.
+    private func makeTexture(_ shape: TextureShape) -> OpaquePointer? {
+        SDL_CreateTexture(renderer, shape.format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), shape.width, shape.height)
+    }
+
+    /// A spare texture of `shape`, taken out of the spares.
+    private func takeSpare(_ shape: TextureShape) -> OpaquePointer? {
+        guard let texture = spareTextures[shape]?.popLast() else { return nil }
+        spareCount -= 1
+        return texture
+    }
+
+    /// Keeps `texture` as a spare for its shape; destroys it when the spares are full or its shape is unknown.
+    private func keepSpare(_ texture: OpaquePointer) {
+        var format: UInt32 = 0, access: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        guard spareCount < Self.spareLimit, SDL_QueryTexture(texture, &format, &access, &width, &height) == 0 else {
+            SDL_DestroyTexture(texture)
+            return
+        }
+        spareTextures[TextureShape(width: width, height: height, format: format), default: []].append(texture)
+        spareCount += 1
+    }
+
+    /// A texture's size and pixel format: which spare an upload can write over.
+    private struct TextureShape: Hashable {
+        var width: Int32
+        var height: Int32
+        var format: UInt32
+    }
+
+    /// A line of text as drawn: what a text texture is kept under.
+    private struct TextKey: Hashable {
+        var text: String
+        var size: Int
+        var color: RGBA
+        var isOutlined: Bool
+    }
+
+    /// Drops the least recently used entry of `cache` once it holds more
+    /// than `limit`, and returns its texture for the caller to destroy or
+    /// keep. O(entries), and only past the limit.
     private static func evictOldest<Key: Hashable, Entry>(_ cache: inout [Key: Entry], beyond limit: Int,
-                                                          _ parts: (Entry) -> (texture: OpaquePointer, lastUse: UInt64)) {
-        guard cache.count > limit, let oldest = cache.min(by: { parts($0.value).lastUse < parts($1.value).lastUse }) else { return }
-        SDL_DestroyTexture(parts(oldest.value).texture)
+                                                          _ parts: (Entry) -> (texture: OpaquePointer, lastUse: UInt64))
+        -> OpaquePointer? {
+        guard cache.count > limit, let oldest = cache.min(by: { parts($0.value).lastUse < parts($1.value).lastUse }) else { return nil }
         cache[oldest.key] = nil
+        return parts(oldest.value).texture
     }
 
     private func font(size: Int) -> (plain: OpaquePointer, outline: OpaquePointer)? {
@@ -258,7 +373,7 @@ package final class SDLCanvas: GalleryCanvas {
     /// one texture (the outline's origin is the text's, less a pixel).
     private func outlinedTextTexture(_ text: String, font: (plain: OpaquePointer, outline: OpaquePointer), size: Int,
                                      color: RGBA) -> (texture: OpaquePointer, width: Int32, height: Int32)? {
-        textTexture(key: "\(size)|outlined|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)") {
+        textTexture(key: TextKey(text: text, size: size, color: color, isOutlined: true)) {
             guard let outline = TTF_RenderUTF8_Blended(font.outline, text, SDL_Color(r: 0, g: 0, b: 0, a: 255)) else { return nil }
             defer { SDL_FreeSurface(outline) }
             guard let glyphs = TTF_RenderUTF8_Blended(font.plain, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
@@ -283,7 +398,7 @@ package final class SDLCanvas: GalleryCanvas {
     /// `text` in `color`, as it is.
     private func plainTextTexture(_ text: String, font: OpaquePointer, size: Int, color: RGBA)
         -> (texture: OpaquePointer, width: Int32, height: Int32)? {
-        textTexture(key: "\(size)|plain|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)") {
+        textTexture(key: TextKey(text: text, size: size, color: color, isOutlined: false)) {
             TTF_RenderUTF8_Blended(font, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a))
         }
     }
@@ -291,7 +406,7 @@ package final class SDLCanvas: GalleryCanvas {
     /// The texture of text cached under `key`, else of the surface `render`
     /// makes (then freed), kept with the other texts, the least recently
     /// used dropped past ``textLimit``.
-    private func textTexture(key: String, render: () -> UnsafeMutablePointer<SDL_Surface>?)
+    private func textTexture(key: TextKey, render: () -> UnsafeMutablePointer<SDL_Surface>?)
         -> (texture: OpaquePointer, width: Int32, height: Int32)? {
         if let cached = texts[key] {
             texts[key]?.lastUse = frame
@@ -303,7 +418,7 @@ package final class SDLCanvas: GalleryCanvas {
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         let entry = (texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: frame)
         texts[key] = entry
-        Self.evictOldest(&texts, beyond: Self.textLimit) { ($0.texture, $0.lastUse) }
+        if let evicted = Self.evictOldest(&texts, beyond: Self.textLimit, { ($0.texture, $0.lastUse) }) { SDL_DestroyTexture(evicted) }
         return (entry.texture, entry.width, entry.height)
     }
 }

@@ -1,0 +1,144 @@
+// The gallery draws through SDL2, which it uses on Linux only.
+#if canImport(CSDL2)
+import Foundation
+import ParallaxImages
+import Testing
+@testable import ParallaxGallery
+
+/// What the software path leaves out of a frame to be cheap (plain copies
+/// of opaque photos, no placeholder under them, reused textures) must
+/// never change what is drawn.
+@Suite("The frame's cheap path draws what the full path would", .serialized)
+@MainActor
+struct CanvasCostTests {
+    /// An image of `width × height` whose every pixel is one opaque colour.
+    func solid(_ width: Int, _ height: Int, _ rgb: (UInt8, UInt8, UInt8)) -> PixelImage {
+        PixelImage(width: width, height: height, filledWith: (rgb.0, rgb.1, rgb.2, 255))
+    }
+
+    @Test func opacityIsEveryAlphaByteOverRandomImages() throws {
+        var random = SeededGenerator(seed: 27)
+        for _ in 0..<500 {
+            // Odd pixel counts too: the scan reads two pixels a step and must not miss a last single one.
+            let width = Int.random(in: 1...9, using: &random), height = Int.random(in: 1...7, using: &random)
+            var pixels = (0..<width * height * 4).map { $0 % 4 == 3 ? UInt8(255) : UInt8.random(in: 0...255, using: &random) }
+            let opaque = try #require(PixelImage(width: width, height: height, pixels: pixels))
+            #expect(SDLCanvas.isOpaque(opaque))
+            let pixel = Int.random(in: 0..<width * height, using: &random)
+            pixels[pixel * 4 + 3] = UInt8.random(in: 0...254, using: &random)
+            let translucent = try #require(PixelImage(width: width, height: height, pixels: pixels))
+            #expect(!SDLCanvas.isOpaque(translucent), "\(width)×\(height), pixel \(pixel) translucent")
+        }
+        #expect(SDLCanvas.isOpaque(PixelImage(width: 0, height: 0)))
+    }
+
+    @Test func coveringCountsSharedEdges() {
+        let cell = CGRect(x: 10, y: 20, width: 151, height: 151)
+        #expect(GalleryRenderer.rect(cell, covers: cell))
+        #expect(GalleryRenderer.rect(CGRect(x: 10, y: 8.5, width: 151, height: 171), covers: cell))
+        #expect(!GalleryRenderer.rect(CGRect(x: 10, y: 8.5, width: 150.5, height: 171), covers: cell))
+        #expect(!GalleryRenderer.rect(CGRect(x: 10, y: 20.25, width: 151, height: 171), covers: cell))
+    }
+
+    /// More photos of one size than the canvas keeps textures for: evicted
+    /// textures are written over by later photos, and every draw, first or
+    /// again after its eviction, shows its own photo.
+    @Test func reusedTexturesNeverShowAnotherPhoto() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 64, height: 64))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        func color(_ index: Int) -> (UInt8, UInt8, UInt8) { (UInt8(index % 251), UInt8(index / 251 * 40 + 7), UInt8(255 - index % 199)) }
+        func drawAndRead(_ index: Int) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+            canvas.beginFrame()
+            canvas.clear(RGBA(1, 2, 3))
+            let key = ThumbnailKey(id: ImageID("photo-\(index)"), size: try ThumbnailSize(width: 20, height: 12))
+            canvas.draw(solid(20, 12, color(index)), key: key,
+                        in: CGRect(x: 10, y: 10, width: 20, height: 12), opacity: 1)
+            let frame = try #require(canvas.readPixels())
+            return try #require(frame.pixel(x: 15, y: 15))
+        }
+        for index in Array(0..<300) + Array(0..<40) + Array(250..<300).reversed() {
+            let pixel = try drawAndRead(index)
+            let expected = color(index)
+            #expect(pixel.r == expected.0 && pixel.g == expected.1 && pixel.b == expected.2, "photo \(index)")
+        }
+    }
+
+    /// A photo with transparent pixels keeps its placeholder under it once
+    /// faded in; an opaque one covers it, and the frame draws no
+    /// placeholder there at all.
+    @Test func placeholdersAreLeftOutOnlyUnderOpaquePhotos() async throws {
+        let size = CGSize(width: 390, height: 844)
+        func library(transparent: Bool) -> PhotoLibrary {
+            let images = (0..<12).map { index -> (ImageID, Data) in
+                // Left half clear (alpha 0) when `transparent`; the rest opaque red.
+                var pixels = [UInt8](repeating: 0, count: 400 * 400 * 4)
+                for pixel in 0..<400 * 400 where !transparent || pixel % 400 >= 200 {
+                    pixels[pixel * 4] = 200
+                    pixels[pixel * 4 + 3] = 255
+                }
+                return (ImageID("photo-\(index).png"), PixelImage(width: 400, height: 400, pixels: pixels)!.pngData()!)
+            }
+            return PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "test photos")
+        }
+        for transparent in [false, true] {
+            var settings = GallerySettings()
+            settings.latency = .none
+            let model = GalleryModel(library: library(transparent: transparent), settings: settings, viewportSize: size)
+            await model.loadPhotoList()
+            model.jump(to: 0)
+            await model.settle(at: 0)
+            let headless = try HeadlessRenderer(size: size)
+            defer { headless.close() }
+            headless.renderer.showsHUD = false
+            headless.renderer.showsTitles = false
+            let recorder = RecordingCanvas(drawingOn: headless.canvas)
+            headless.renderer.draw(model, on: recorder)
+            let frame = try #require(headless.canvas.readPixels())
+            let shown = model.cells.filter { $0.image != nil && $0.opacity == 1 }
+            try #require(shown.count >= 4)
+            if transparent {
+                #expect(recorder.fills.count >= shown.count, "a placeholder under every see-through photo")
+                for cell in shown where cell.frame.minY >= 0 && cell.frame.maxY <= size.height {
+                    // The clear half shows the placeholder, never the window's background through the photo.
+                    let pixel = try #require(frame.pixel(x: Int(cell.frame.minX) + 4, y: Int(cell.frame.midY)))
+                    let background = GalleryRenderer.background
+                    #expect((pixel.r, pixel.g, pixel.b) != (background.r, background.g, background.b))
+                }
+            } else {
+                #expect(recorder.fills.isEmpty, "no placeholder drawn under an opaque photo: \(recorder.fills)")
+                for cell in shown where cell.frame.minY >= 0 && cell.frame.maxY <= size.height {
+                    let pixel = try #require(frame.pixel(x: Int(cell.frame.minX) + 4, y: Int(cell.frame.midY)))
+                    #expect(pixel.r == 200 && pixel.g == 0 && pixel.b == 0)
+                }
+            }
+        }
+    }
+}
+
+/// A canvas that records the fills it is asked for and passes every call
+/// on to a real one.
+@MainActor
+private final class RecordingCanvas: GalleryCanvas {
+    let canvas: SDLCanvas
+    var fills: [CGRect] = []
+
+    init(drawingOn canvas: SDLCanvas) { self.canvas = canvas }
+
+    var pixelSize: CGSize { canvas.pixelSize }
+    func clear(_ color: RGBA) { canvas.clear(color) }
+    func fill(_ rect: CGRect, _ color: RGBA) {
+        fills.append(rect)
+        canvas.fill(rect, color)
+    }
+    func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
+        canvas.draw(image, key: key, in: rect, opacity: opacity)
+    }
+    func isOpaque(_ image: PixelImage, key: ThumbnailKey) -> Bool { canvas.isOpaque(image, key: key) }
+    func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect) { canvas.drawPreview(image, of: id, in: rect) }
+    func clip(to rect: CGRect?) { canvas.clip(to: rect) }
+    func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool) {
+        canvas.drawText(text, at: point, size: size, color: color, outlined: outlined)
+    }
+}
+#endif
