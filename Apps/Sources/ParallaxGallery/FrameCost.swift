@@ -48,6 +48,16 @@ package enum FrameCost {
         package var frames: Int
         /// Tiles drawn over those frames (sum of visible cells).
         package var tiles: Int
+        /// Each counted frame's time on the wall clock, in seconds: a guide
+        /// while working on this machine, not the measure (under callgrind
+        /// it is valgrind's time).
+        package var times: [Double]
+
+        /// The `p`-quantile of ``times`` (0…1).
+        package func time(at p: Double) -> Double {
+            let sorted = times.sorted()
+            return sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)]
+        }
     }
 
     /// Draws `pass`'s frames of `library` (repeated to `photos` photos) at
@@ -66,20 +76,17 @@ package enum FrameCost {
             let model = GalleryModel(library: repeated, settings: settings, viewportSize: size)
             await model.loadPhotoList()
             _ = await fling(model, on: headless, frames: frames, counted: false, settling: true)
-            let tiles = await fling(model, on: headless, frames: frames, counted: true, settling: false)
-            return Result(pass: pass, frames: frames, tiles: tiles)
+            return await fling(model, on: headless, frames: frames, counted: true, settling: false, pass: pass)
         case .decoding:
             let model = GalleryModel(library: repeated, settings: settings, viewportSize: size)
             await model.loadPhotoList()
-            let tiles = await fling(model, on: headless, frames: frames, counted: true, settling: true)
-            return Result(pass: pass, frames: frames, tiles: tiles)
+            return await fling(model, on: headless, frames: frames, counted: true, settling: true, pass: pass)
         case .pinching:
             let model = GalleryModel(library: repeated, settings: settings, viewportSize: size)
             await model.loadPhotoList()
             model.jump(to: 0)
             _ = await pinches(model, on: headless, counted: false)
-            let (count, tiles) = await pinches(model, on: headless, counted: true)
-            return Result(pass: pass, frames: count, tiles: tiles)
+            return await pinches(model, on: headless, counted: true)
         case .previews:
             let previews = await SessionBenchmark.previews(of: library)
             let waiting = SimulatedImageServer(backing: RepeatingImageSource(base: library.source, count: photos, basePreviews: previews),
@@ -88,9 +95,9 @@ package enum FrameCost {
                                      settings: settings, viewportSize: size)
             await model.loadPhotoList()
             _ = await fling(model, on: headless, frames: frames, counted: false, settling: false)
-            let tiles = await fling(model, on: headless, frames: frames, counted: true, settling: false)
+            let result = await fling(model, on: headless, frames: frames, counted: true, settling: false, pass: pass)
             model.pictures.forgetAll()
-            return Result(pass: pass, frames: frames, tiles: tiles)
+            return result
         }
     }
 
@@ -103,6 +110,14 @@ package enum FrameCost {
         headless.draw(model)
     }
 
+    /// ``countedFrame(_:on:now:)``, its wall-clock time appended to `times`.
+    private static func timedFrame(_ model: GalleryModel, on headless: HeadlessRenderer, now: TimeInterval, times: inout [Double]) {
+        let clock = ContinuousClock(), started = clock.now
+        countedFrame(model, on: headless, now: now)
+        let elapsed = clock.now - started
+        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
     /// The frame outside the count (a warm-up).
     private static func uncountedFrame(_ model: GalleryModel, on headless: HeadlessRenderer, now: TimeInterval) {
         model.update(now: now)
@@ -111,32 +126,32 @@ package enum FrameCost {
 
     /// `frames` frames of a fling from the top at 4,000 pt/s, renewed
     /// whenever it slows below 2,500; with `settling`, every request
-    /// settles between frames. Returns the tiles drawn.
+    /// settles between frames.
     private static func fling(_ model: GalleryModel, on headless: HeadlessRenderer, frames: Int, counted: Bool,
-                              settling: Bool) async -> Int {
+                              settling: Bool, pass: Pass = .cached) async -> Result {
         model.jump(to: 0)
-        var tiles = 0
+        var result = Result(pass: pass, frames: 0, tiles: 0, times: [])
         for frame in 0..<frames {
             if model.scroll.velocity < 2500 { model.fling(velocity: 4000) }
             let now = Double(frame) / 60
-            if counted { countedFrame(model, on: headless, now: now) } else { uncountedFrame(model, on: headless, now: now) }
-            tiles += model.cells.count
+            if counted { timedFrame(model, on: headless, now: now, times: &result.times) } else { uncountedFrame(model, on: headless, now: now) }
+            result.frames += 1
+            result.tiles += model.cells.count
             if settling { await settle(model) }
         }
-        return tiles
+        return result
     }
 
     /// A pinch out to 1.8× over 30 frames, its settle, then a pinch back in
-    /// the same way; every request settles between frames. Returns the
-    /// frames and the tiles drawn.
-    private static func pinches(_ model: GalleryModel, on headless: HeadlessRenderer, counted: Bool) async -> (frames: Int, tiles: Int) {
+    /// the same way; every request settles between frames.
+    private static func pinches(_ model: GalleryModel, on headless: HeadlessRenderer, counted: Bool) async -> Result {
         let center = CGPoint(x: model.viewportSize.width / 2, y: model.viewportSize.height / 2)
-        var frame = 0, tiles = 0
+        var result = Result(pass: .pinching, frames: 0, tiles: 0, times: [])
         func draw() async {
-            let now = Double(frame) / 60
-            if counted { countedFrame(model, on: headless, now: now) } else { uncountedFrame(model, on: headless, now: now) }
-            frame += 1
-            tiles += model.cells.count
+            let now = Double(result.frames) / 60
+            if counted { timedFrame(model, on: headless, now: now, times: &result.times) } else { uncountedFrame(model, on: headless, now: now) }
+            result.frames += 1
+            result.tiles += model.cells.count
             await settle(model)
         }
         for scale in [1.8, 1 / 1.8] {
@@ -145,7 +160,7 @@ package enum FrameCost {
                 model.pinch(scale: CGFloat(pow(scale, Double(step) / 30)), at: center)
                 await draw()
             }
-            model.endPinch(velocity: 0, now: Double(frame) / 60)
+            model.endPinch(velocity: 0, now: Double(result.frames) / 60)
             // The settle is a short spring; 120 frames only guard against one that never ends.
             var settleFrames = 0
             while model.isPinching, settleFrames < 120 {
@@ -153,7 +168,7 @@ package enum FrameCost {
                 settleFrames += 1
             }
         }
-        return (frame, tiles)
+        return result
     }
 
     /// Waits until every request has its outcome and the loader is idle.

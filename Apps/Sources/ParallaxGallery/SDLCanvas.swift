@@ -30,7 +30,10 @@ package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
     private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64)] = [:]
     /// Previews' textures, by photo: a few kilobytes each, kept apart so they never evict a thumbnail's.
-    private var previews: [ImageID: (texture: OpaquePointer, image: PixelImage, lastUse: UInt64)] = [:]
+    private var previews: [ImageID: PreviewTextures] = [:]
+    /// Previews holding a ``PreviewTextures/scaled`` texture.
+    package private(set) var scaledPreviewCount = 0
+    private static let scaledPreviewLimit = 64
     private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
     private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
     private let fontPath: String?
@@ -66,7 +69,11 @@ package final class SDLCanvas: GalleryCanvas {
         for entry in textures.values { SDL_DestroyTexture(entry.texture) }
         for spares in spareTextures.values { spares.forEach(SDL_DestroyTexture) }
         spareTextures.removeAll(); spareCount = 0
-        for entry in previews.values { SDL_DestroyTexture(entry.texture) }
+        for entry in previews.values {
+            SDL_DestroyTexture(entry.texture)
+            if let scaled = entry.scaled { SDL_DestroyTexture(scaled.texture) }
+        }
+        scaledPreviewCount = 0
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
         textures.removeAll(); previews.removeAll(); texts.removeAll(); fonts.removeAll()
@@ -137,10 +144,19 @@ package final class SDLCanvas: GalleryCanvas {
         let scale = max(rect.width / CGFloat(image.width), rect.height / CGFloat(image.height))
         let width = CGFloat(image.width) * scale, height = CGFloat(image.height) * scale
         let grown = CGRect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
-        guard Self.isDrawable(grown), visiblePart(of: grown) != nil,
-              let texture = previewTexture(for: image, of: id) else { return }
-        var target = Self.frect(grown)
-        SDL_RenderCopyF(renderer, texture, nil, &target)
+        guard Self.isDrawable(grown), visiblePart(of: grown) != nil, previewTexture(for: image, of: id) != nil else { return }
+        // The preview scaled once to whole pixels and copied at its own size; while its size changes (a
+        // pinch), the small one stretched.
+        let width32 = Int32(min(width.rounded(), 8192)), height32 = Int32(min(height.rounded(), 8192))
+        if let scaled = scaledPreview(of: id, width: width32, height: height32) {
+            // Opaque (a ThumbHash without alpha): the plain copy.
+            SDL_SetTextureBlendMode(scaled, previews[id]?.isOpaque == true ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+            var target = SDL_FRect(x: Float(grown.minX.rounded()), y: Float(grown.minY.rounded()), w: Float(width32), h: Float(height32))
+            SDL_RenderCopyF(renderer, scaled, nil, &target)
+        } else if let small = previews[id]?.texture {
+            var target = Self.frect(grown)
+            SDL_RenderCopyF(renderer, small, nil, &target)
+        }
     }
 
     package func clip(to rect: CGRect?) {
@@ -271,6 +287,20 @@ package final class SDLCanvas: GalleryCanvas {
         return info.num_texture_formats > 0 ? info.texture_formats.0 : pk_sdl_pixelformat_rgba32()
     }
 
+    /// A photo's preview as textures: the small picture as it is, sampled
+    /// smoothly when stretched, and the picture scaled to the size it is
+    /// drawn at (the first size asked for, then any size asked for two
+    /// frames running).
+    private struct PreviewTextures {
+        var texture: OpaquePointer
+        var image: PixelImage
+        var isOpaque: Bool
+        var lastUse: UInt64
+        var scaled: (texture: OpaquePointer, width: Int32, height: Int32)?
+        /// The size the last frame asked for.
+        var askedWidth: Int32 = 0, askedHeight: Int32 = 0
+    }
+
     /// Photo `id`'s preview texture, sampled smoothly when scaled (the
     /// preview is a few dozen pixels drawn over hundreds); made again if the
     /// photo's preview changed.
@@ -279,14 +309,82 @@ package final class SDLCanvas: GalleryCanvas {
             previews[id]?.lastUse = frame
             return cached.texture
         }
-        if let stale = previews.removeValue(forKey: id) { SDL_DestroyTexture(stale.texture) }
+        if let stale = previews.removeValue(forKey: id) { release(stale) }
         guard let texture = upload(image, format: pk_sdl_pixelformat_rgba32(), reusing: false) else { return nil }
         SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
-        previews[id] = (texture, image, frame)
-        if let evicted = Self.evictOldest(&previews, beyond: Self.textureLimit, { ($0.texture, $0.lastUse) }) {
-            SDL_DestroyTexture(evicted)
+        previews[id] = PreviewTextures(texture: texture, image: image, isOpaque: Self.isOpaque(image), lastUse: frame)
+        if previews.count > Self.textureLimit,
+           let oldest = previews.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            previews[oldest.key] = nil
+            release(oldest.value)
         }
         return texture
+    }
+
+    /// Photo `id`'s preview scaled to `width × height`: scaled (smoothly,
+    /// once) the first time a size is asked for, and again for a new size
+    /// asked for two frames running, then kept. `nil` while the size
+    /// changes (the caller stretches the small texture), or without a
+    /// preview texture.
+    private func scaledPreview(of id: ImageID, width: Int32, height: Int32) -> OpaquePointer? {
+        guard var entry = previews[id], width > 0, height > 0 else { return nil }
+        if let scaled = entry.scaled, scaled.width == width, scaled.height == height { return scaled.texture }
+        let askedBefore = entry.scaled == nil || entry.askedWidth == width && entry.askedHeight == height
+        entry.askedWidth = width
+        entry.askedHeight = height
+        guard askedBefore else {
+            previews[id] = entry
+            return nil
+        }
+        if let stale = entry.scaled {
+            keepSpare(stale.texture)
+            scaledPreviewCount -= 1
+        }
+        entry.scaled = scaled(entry.image, isOpaque: entry.isOpaque, width: width, height: height).map { ($0, width, height) }
+        if entry.scaled != nil { scaledPreviewCount += 1 }
+        previews[id] = entry
+        if scaledPreviewCount > Self.scaledPreviewLimit { dropOldestScaledPreview(sparing: id) }
+        return entry.scaled?.texture
+    }
+
+    /// `image` scaled smoothly to `width × height` in a texture (opaque
+    /// previews in the target's format).
+    private func scaled(_ image: PixelImage, isOpaque: Bool, width: Int32, height: Int32) -> OpaquePointer? {
+        image.pixels.withUnsafeBytes { bytes -> OpaquePointer? in
+            guard let base = bytes.baseAddress,
+                  let source = SDL_CreateRGBSurfaceWithFormatFrom(UnsafeMutableRawPointer(mutating: base), Int32(image.width),
+                                                                  Int32(image.height), 32, Int32(image.bytesPerRow),
+                                                                  pk_sdl_pixelformat_rgba32()) else { return nil }
+            defer { SDL_FreeSurface(source) }
+            guard let target = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, pk_sdl_pixelformat_rgba32()) else { return nil }
+            defer { SDL_FreeSurface(target) }
+            guard SDL_SoftStretchLinear(source, nil, target, nil) == 0, let pixels = target.pointee.pixels else { return nil }
+            let format = isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32()
+            return upload(UnsafeRawPointer(pixels), pitch: target.pointee.pitch, width: width, height: height, format: format,
+                          reusing: true)
+        }
+    }
+
+    /// Lets go of the scaled texture of the least recently drawn preview
+    /// that has one, other than `id`'s. O(previews), past the limit only.
+    private func dropOldestScaledPreview(sparing id: ImageID) {
+        var oldest: (id: ImageID, lastUse: UInt64)?
+        for (candidate, entry) in previews where candidate != id && entry.scaled != nil {
+            if entry.lastUse < oldest?.lastUse ?? .max { oldest = (candidate, entry.lastUse) }
+        }
+        guard let oldest, let scaled = previews[oldest.id]?.scaled else { return }
+        keepSpare(scaled.texture)
+        previews[oldest.id]?.scaled = nil
+        scaledPreviewCount -= 1
+    }
+
+    /// Destroys a preview's textures (its scaled one kept as a spare).
+    private func release(_ entry: PreviewTextures) {
+        SDL_DestroyTexture(entry.texture)
+        if let scaled = entry.scaled {
+            keepSpare(scaled.texture)
+            scaledPreviewCount -= 1
+        }
     }
 
     /// `image` in a blended texture of its size in pixel `format`
@@ -294,7 +392,19 @@ package final class SDLCanvas: GalleryCanvas {
     /// else a new one; `nil` for an empty image or when SDL cannot make one.
     private func upload(_ image: PixelImage, format: UInt32, reusing: Bool) -> OpaquePointer? {
         guard image.width > 0, image.height > 0 else { return nil }
-        let shape = TextureShape(width: Int32(image.width), height: Int32(image.height), format: format)
+        return image.pixels.withUnsafeBytes { bytes in
+            bytes.baseAddress.flatMap {
+                upload($0, pitch: Int32(image.bytesPerRow), width: Int32(image.width), height: Int32(image.height), format: format,
+                       reusing: reusing)
+            }
+        }
+    }
+
+    /// RGBA pixels at `pixels` (`pitch` bytes a row) in a blended texture of
+    /// pixel `format`, as ``upload(_:format:reusing:)``.
+    private func upload(_ rgba: UnsafeRawPointer, pitch sourcePitch: Int32, width: Int32, height: Int32, format: UInt32,
+                        reusing: Bool) -> OpaquePointer? {
+        let shape = TextureShape(width: width, height: height, format: format)
         guard let texture = reusing ? takeSpare(shape) ?? makeTexture(shape) : makeTexture(shape) else { return nil }
         var pixels: UnsafeMutableRawPointer?
         var pitch: Int32 = 0
@@ -302,10 +412,7 @@ package final class SDLCanvas: GalleryCanvas {
             SDL_DestroyTexture(texture)
             return nil
         }
-        image.pixels.withUnsafeBytes {
-            _ = SDL_ConvertPixels(Int32(image.width), Int32(image.height), pk_sdl_pixelformat_rgba32(), $0.baseAddress,
-                                  Int32(image.bytesPerRow), format, pixels, pitch)
-        }
+        _ = SDL_ConvertPixels(width, height, pk_sdl_pixelformat_rgba32(), rgba, sourcePitch, format, pixels, pitch)
         SDL_UnlockTexture(texture)
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         return texture

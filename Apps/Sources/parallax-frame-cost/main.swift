@@ -45,7 +45,9 @@ struct FrameCostCommand: ParsableCommand {
                     PhotoLibrary.synthetic(count: 49, width: 480, height: 360, mixedShapes: true)
                 }
                 let result = try await FrameCost.run(pass, library: library, size: size, frames: frames)
-                print("pass \(result.pass.rawValue) frames \(result.frames) tiles \(result.tiles)")
+                print(String(format: "pass %@ frames %d tiles %d wall-clock p50 %.3f ms p99 %.3f ms max %.3f ms", result.pass.rawValue,
+                             result.frames, result.tiles, result.time(at: 0.5) * 1000, result.time(at: 0.99) * 1000,
+                             result.time(at: 1) * 1000))
                 Foundation.exit(0)
             } catch {
                 FileHandle.standardError.write(Data("parallax-frame-cost: \(error)\n".utf8))

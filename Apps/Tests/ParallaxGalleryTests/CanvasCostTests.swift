@@ -64,6 +64,45 @@ struct CanvasCostTests {
         }
     }
 
+    /// A preview at a size it keeps is scaled once and copied; at a size
+    /// that changes it is stretched from the small picture each frame. Both
+    /// must look the same.
+    @Test func aScaledPreviewLooksAsTheStretchedOne() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 240, height: 160))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        var random = SeededGenerator(seed: 26)
+        let preview = try #require(PixelImage(width: 32, height: 16, pixels: (0..<32 * 16 * 4).map {
+            $0 % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &random)
+        }))
+        let id = ImageID("preview.jpg")
+        func frame(_ rect: CGRect) throws -> PixelImage {
+            canvas.beginFrame()
+            canvas.clear(RGBA(0, 0, 0))
+            canvas.drawPreview(preview, of: id, in: rect)
+            return try #require(canvas.readPixels())
+        }
+        let first = CGRect(x: 20, y: 30, width: 96, height: 48), second = CGRect(x: 20, y: 30, width: 128, height: 64)
+        _ = try frame(first)                    // the first size: scaled at once
+        #expect(canvas.scaledPreviewCount == 1)
+        let stretched = try frame(second)       // a new size, asked once: the small picture stretched
+        let scaled = try frame(second)          // asked again: scaled to it, then copied
+        var largest = 0
+        for y in 30..<94 {
+            for x in 20..<148 {
+                let a = try #require(stretched.pixel(x: x, y: y)), b = try #require(scaled.pixel(x: x, y: y))
+                largest = max(largest, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+            }
+        }
+        #expect(largest <= 2, "largest channel difference \(largest)")
+        // And it is the preview, not black: the middle of the rectangle shows the picture's middle colours.
+        let middle = try #require(scaled.pixel(x: 84, y: 62))
+        #expect(Int(middle.r) + Int(middle.g) + Int(middle.b) > 0)
+        // Outside the rectangle, nothing.
+        let outside = try #require(scaled.pixel(x: 200, y: 140))
+        #expect(outside.r == 0 && outside.g == 0 && outside.b == 0)
+    }
+
     /// A photo with transparent pixels keeps its placeholder under it once
     /// faded in; an opaque one covers it, and the frame draws no
     /// placeholder there at all.
