@@ -79,6 +79,7 @@ public final class ParallaxImageView: ParallaxView {
         if id != requestedID || requests !== self.requests {
             cancelImageRequest()
             requestedID = id
+            MemoryWarnings.shared.watch(requests.loader)          // O(1); a loader already watched stays as it is
             self.requests = requests
         }
         requestIfNeeded()

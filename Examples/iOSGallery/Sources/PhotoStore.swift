@@ -25,6 +25,9 @@ final class PhotoStore {
         self.folder = folder
         server = SimulatedImageServer(backing: FolderImageSource(directory: folder),
                                       behavior: .init(latency: latency, seed: 3))
+        // The memory cache's default limits: 15 % of the device's memory, at most 768 MB (Nuke's rule).
+        // ParallaxImageView hands the loader to MemoryWarnings, which empties that cache on a memory
+        // warning and keeps a tenth of it while the app is in the background.
         loader = ImageLoader(source: server, decoder: ImageIODecoder(), diskCache: Self.thumbnailCache())
         requests = ImageRequester(loader: loader, source: server)
     }

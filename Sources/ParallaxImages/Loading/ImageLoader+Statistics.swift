@@ -29,9 +29,10 @@ extension ImageLoader {
         public var decodesWaiting = 0
         /// Thumbnails on their way to the disk cache.
         public var pendingDiskWrites = 0
-        /// Times the loader, idle after decoding, gave the memory its
-        /// decodes had freed back to the system (Linux; see
-        /// ``Configuration/returnsMemoryWhenIdle``).
+        /// Times the loader gave the memory its decodes had freed back to
+        /// the system (Linux): idle after decoding (see
+        /// ``Configuration/returnsMemoryWhenIdle``) or asked to by
+        /// ``ImageLoader/relieve(_:)``.
         public var memoryReturns = 0
     }
 }

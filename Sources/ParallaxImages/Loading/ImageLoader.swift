@@ -320,6 +320,13 @@ public actor ImageLoader {
     private func returnMemoryIfStillIdle() async {
         memoryReturnScheduled = false
         guard isIdle else { return }                   // busy again: its own idle moment comes
+        await returnMemoryToSystem()
+    }
+
+    /// Returns the memory the allocator keeps free to the system, on the
+    /// file threads' background lane, where the platform allows it.
+    func returnMemoryToSystem() async {
+        guard FreeMemory.isAvailable else { return }
         decodesSinceMemoryReturn = 0
         await BlockingWorkQueue.fileIO.run(urgent: false) { FreeMemory.returnToSystem() }
         stats.memoryReturns += 1

@@ -124,6 +124,17 @@ public final class PreviewStore: Sendable {
 
     private static let renderedSize = ThumbnailSize(uncheckedWidth: renderedSide, height: renderedSide, mode: .fit)
 
+    /// Drops rendered previews until at most `fraction` of
+    /// ``renderedCostLimit`` is used; every hash is kept (a few dozen bytes
+    /// each), so each preview can be rendered again. The answer to memory
+    /// pressure.
+    public func trimRendered(toFraction fraction: Double) {
+        rendered.trim(toFraction: fraction)
+    }
+
+    /// The bytes of rendered previews held.
+    public var renderedCost: Int { rendered.totalCost }
+
     /// Forgets every hash and rendered preview (the loader's `eraseAll()`).
     public func removeAll() {
         state.withLock { $0 = State() }
