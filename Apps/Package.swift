@@ -53,6 +53,8 @@ let package = Package(
         ),
         // SDL2 and SDL2_ttf from the system (Debian: libsdl2-dev, libsdl2-ttf-dev).
         .systemLibrary(name: "CSDL2"),
+        // glibc's allocator statistics, for the memory benchmark's breakdown.
+        .systemLibrary(name: "CGlibcMalloc"),
         .target(
             name: "ParallaxGallery",
             dependencies: [
@@ -65,6 +67,7 @@ let package = Package(
                 // stop a transfer; Apple's URLSession can.
                 .target(name: "ParallaxImagesHTTP", condition: .when(platforms: [.linux])),
                 .target(name: "CSDL2", condition: .when(platforms: [.linux])),
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
             ]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParallaxGallery
 
 /// `parallax-gallery`: the gallery window, and the headless renders,
 /// manifests and benchmarks made from the same model.
@@ -15,7 +16,23 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax-gallery",
         abstract: "A photo gallery with depth, window and layered parallax (SDL2).",
-        subcommands: [Run.self, Render.self, Bench.self, Session.self, LibraryLaunch.self, CacheFormats.self, Previews.self, Manifest.self],
+        subcommands: [Run.self, Render.self, Bench.self, Session.self, LibraryLaunch.self, CacheFormats.self, Previews.self, Memory.self, Manifest.self],
         defaultSubcommand: Run.self
     )
+
+    /// Sets the allocator up (``AllocatorSettings``) before any thread
+    /// starts, then runs the command as ArgumentParser does.
+    static func main() async {
+        AllocatorSettings.apply()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
