@@ -28,12 +28,14 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 @MainActor
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
-    private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64)] = [:]
+    private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, bytes: Int, lastUse: UInt64)] = [:]
+    /// The bytes of pixels in ``textures``.
+    private var photoTextureBytes = 0
     /// Previews' textures, by photo: a few kilobytes each, kept apart so they never evict a thumbnail's.
     private var previews: [ImageID: PreviewTextures] = [:]
     /// Previews holding a ``PreviewTextures/scaled`` texture.
     package private(set) var scaledPreviewCount = 0
-    private static let scaledPreviewLimit = 64
+    private static let scaledPreviewLimit = 32
     private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
     private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
     private let fontPath: String?
@@ -45,8 +47,15 @@ package final class SDLCanvas: GalleryCanvas {
     /// grid's tiles share one size, so a fling makes (and zeroes, and frees) no texture per new tile.
     private var spareTextures: [TextureShape: [OpaquePointer]] = [:]
     private var spareCount = 0
-    private static let spareLimit = 32
+    private static let spareLimit = 8
+    /// Previews' small textures kept (a few kilobytes each).
     private static let textureLimit = 192
+    /// Photo textures are kept up to four screens of pixels: a fling back over what was just seen
+    /// uploads nothing, and a long session holds no more (at 1280 × 800, 16 MB).
+    private var photoTextureByteLimit: Int {
+        let size = pixelSize
+        return max(Int(size.width * size.height) * 4 * 4, 4 << 20)
+    }
     private static let textLimit = 400
 
     /// The DejaVu Sans font Debian ships (fonts-dejavu-core).
@@ -77,6 +86,22 @@ package final class SDLCanvas: GalleryCanvas {
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
         textures.removeAll(); previews.removeAll(); texts.removeAll(); fonts.removeAll()
+        photoTextureBytes = 0
+    }
+
+    /// The bytes of pixels the canvas holds in textures: photos, spares,
+    /// previews and text (4 bytes a pixel; what the renderer keeps of them,
+    /// in memory or on a GPU). O(textures), for reports.
+    package var textureBytes: Int {
+        func bytes(_ texture: OpaquePointer) -> Int {
+            var width: Int32 = 0, height: Int32 = 0
+            return SDL_QueryTexture(texture, nil, nil, &width, &height) == 0 ? Int(width) * Int(height) * 4 : 0
+        }
+        var total = textures.values.reduce(0) { $0 + bytes($1.texture) }
+        total += spareTextures.values.joined().reduce(0) { $0 + bytes($1) }
+        total += previews.values.reduce(0) { $0 + bytes($1.texture) + ($1.scaled.map { bytes($0.texture) } ?? 0) }
+        total += texts.values.reduce(0) { $0 + bytes($1.texture) }
+        return total
     }
 
     /// Marks the start of a frame (for least-recently-used eviction).
@@ -253,8 +278,16 @@ package final class SDLCanvas: GalleryCanvas {
         guard let texture = upload(image, format: isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32(), reusing: true) else {
             return nil
         }
-        textures[key] = (texture, isOpaque, frame)
-        if let evicted = Self.evictOldest(&textures, beyond: Self.textureLimit, { ($0.texture, $0.lastUse) }) { keepSpare(evicted) }
+        let bytes = image.width * image.height * 4
+        textures[key] = (texture, isOpaque, bytes, frame)
+        photoTextureBytes += bytes
+        let limit = photoTextureByteLimit
+        while photoTextureBytes > limit, textures.count > 1,
+              let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }), oldest.key != key {
+            textures[oldest.key] = nil
+            photoTextureBytes -= oldest.value.bytes
+            keepSpare(oldest.value.texture)
+        }
         return (texture, isOpaque)
     }
 

@@ -40,7 +40,8 @@ struct CanvasCostTests {
         #expect(!GalleryRenderer.rect(CGRect(x: 10, y: 20.25, width: 151, height: 171), covers: cell))
     }
 
-    /// More photos of one size than the canvas keeps textures for: evicted
+    /// More photos of one size than the canvas keeps textures for (four
+    /// screens of pixels, at least 4 MiB: three of these 1.4 MB ones): evicted
     /// textures are written over by later photos, and every draw, first or
     /// again after its eviction, shows its own photo.
     @Test func reusedTexturesNeverShowAnotherPhoto() throws {
@@ -51,16 +52,16 @@ struct CanvasCostTests {
         func drawAndRead(_ index: Int) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
             canvas.beginFrame()
             canvas.clear(RGBA(1, 2, 3))
-            let key = ThumbnailKey(id: ImageID("photo-\(index)"), size: try ThumbnailSize(width: 20, height: 12))
-            canvas.draw(solid(20, 12, color(index)), key: key,
-                        in: CGRect(x: 10, y: 10, width: 20, height: 12), opacity: 1)
+            let key = ThumbnailKey(id: ImageID("photo-\(index)"), size: try ThumbnailSize(width: 600, height: 600))
+            canvas.draw(solid(600, 600, color(index)), key: key, in: CGRect(x: 10, y: 10, width: 600, height: 600), opacity: 1)
             let frame = try #require(canvas.readPixels())
             return try #require(frame.pixel(x: 15, y: 15))
         }
-        for index in Array(0..<300) + Array(0..<40) + Array(250..<300).reversed() {
+        for index in Array(0..<40) + Array(0..<10) + Array(30..<40).reversed() {
             let pixel = try drawAndRead(index)
             let expected = color(index)
             #expect(pixel.r == expected.0 && pixel.g == expected.1 && pixel.b == expected.2, "photo \(index)")
+            #expect(canvas.textureBytes <= 8 * 600 * 600 * 4, "textures stay within their limit and the spares'")
         }
     }
 
