@@ -13,7 +13,7 @@ APPS := --package-path Apps
 # its references; libvips-tools for the thumbnail benchmark's comparison.
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libavif-dev pkg-config \
 	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev fonts-dejavu-core xvfb xauth xdotool \
-	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools
+	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind
 
 .PHONY: run demo test test-library test-apps bench deps build clean media check-apple fuzz docs
 
@@ -83,7 +83,8 @@ fuzz: deps
 ## decoder's memory on hostile files against a baseline, image indexes from
 ## hostile servers against a baseline, a photo tree's listing against find,
 ## launches on library trees of 3,000 to 300,000 photos, the HTTP transport
-## against nginx, and the gallery's sessions.
+## against nginx, the gallery's sessions and memory, and its frames counted in
+## instructions under callgrind (valgrind).
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
@@ -93,6 +94,7 @@ bench: deps
 	scripts/bench-library.sh
 	scripts/bench-transport.sh
 	scripts/bench-gallery.sh
+	scripts/bench-frame-instructions.sh
 
 ## The Apple surfaces (UIKit, SwiftUI, the iOS example, the README's quick
 ## starts) type-checked for iOS in Swift 6 mode against the iOS 16.5 and

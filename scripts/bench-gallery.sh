@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The gallery's benchmarks (release build, software renderer): frame time, the
-# disk cache's entry formats, ThumbHash previews, then scroll sessions. parallax-gallery writes
+# disk cache's entry formats, ThumbHash previews, memory, then scroll sessions. parallax-gallery writes
 # each report as Markdown (--out) and scripts/bench-report.py puts it into its
 # section of BENCHMARKS.md (the rest of the file is kept).
 #
@@ -26,6 +26,9 @@ section gallery-benchmarks "bench --size 1280x800${*:+ $*}"
 section cache-format-benchmarks "cache-formats"
 "$gallery" previews --out "$body/preview-benchmarks.md"
 section preview-benchmarks "previews"
+# Resident memory at the first screen and over fling-and-return cycles, with where it goes.
+"$gallery" memory --count 3000 --out "$body/memory-benchmarks.md"
+section memory-benchmarks "memory --count 3000"
 # What the user sees: real-time paced scroll sessions (grid and list, photos
 # on disk and a slow server) against the arrival-order baseline, then a first
 # and a second launch with the disk cache, over the folder and over HTTP.

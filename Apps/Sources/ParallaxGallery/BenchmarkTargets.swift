@@ -12,7 +12,10 @@ import Foundation
 package struct BenchmarkTargets: Sendable, Hashable, Decodable {
     /// `parallax-gallery bench`: frame times of a fling.
     package struct Gallery: Sendable, Hashable, Decodable {
-        /// With every thumbnail cached, the 99th percentile frame fits a 120 Hz display.
+        /// With every thumbnail cached, the median frame leaves a slow machine's
+        /// core mostly idle (software renderer, 1280 × 800).
+        package var cachedP50AtMostMs: Double
+        /// With every thumbnail cached, the 99th percentile frame fits a 240 Hz display.
         package var cachedP99AtMostMs: Double
         /// While thumbnails decode on other threads, no frame misses a 60 Hz display.
         package var inFlightLongestFrameAtMostMs: Double

@@ -44,9 +44,11 @@ package enum GalleryBenchmark {
             let goals = BenchmarkTargets.repository.gallery
             var result: [(Bool, String)] = []
             if let cached = phases.first(where: { $0.name == "cached" }) {
-                let goal = goals.cachedP99AtMostMs
-                result.append((cached.p99 * 1000 <= goal, String(format: "cached: p99 %.2f ms (goal ≤ %@ ms, 120 Hz)", cached.p99 * 1000,
-                                                                  BenchmarkTargets.text(goal))))
+                let median = goals.cachedP50AtMostMs, tail = goals.cachedP99AtMostMs
+                result.append((cached.p50 * 1000 <= median, String(format: "cached: p50 %.2f ms (goal ≤ %@ ms)", cached.p50 * 1000,
+                                                                    BenchmarkTargets.text(median))))
+                result.append((cached.p99 * 1000 <= tail, String(format: "cached: p99 %.2f ms (goal ≤ %@ ms)", cached.p99 * 1000,
+                                                                  BenchmarkTargets.text(tail))))
             }
             if let loading = phases.first(where: { $0.name == "decodes in flight" }) {
                 let goal = goals.inFlightLongestFrameAtMostMs

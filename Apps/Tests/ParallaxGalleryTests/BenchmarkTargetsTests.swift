@@ -23,7 +23,7 @@ struct BenchmarkTargetsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("targets.json")
-        try Data(#"{"gallery-benchmarks": {"cached_p99_at_most_ms": 8.3}, "session-benchmarks": {}}"#.utf8).write(to: file)
+        try Data(#"{"gallery-benchmarks": {"cached_p50_at_most_ms": 2, "cached_p99_at_most_ms": 4}, "session-benchmarks": {}}"#.utf8).write(to: file)
         let refusal = #expect(throws: BenchmarkTargets.LoadError.self) { _ = try BenchmarkTargets.load(from: file) }
         #expect(refusal?.description.contains(file.path) == true)
         #expect(refusal?.description.contains("inFlightLongestFrameAtMostMs") == true, "\(String(describing: refusal))")
