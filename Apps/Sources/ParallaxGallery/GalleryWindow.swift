@@ -22,6 +22,8 @@ package struct NoDisplay: Error, CustomStringConvertible, Sendable {
 package final class GalleryWindow {
     private let model: GalleryModel
     private var renderer = GalleryRenderer()
+    /// The HUD's first line: which SDL renderer draws, and whether on a GPU.
+    private var rendererLine = ""
     /// Displayed frames (their intervals: the frame rate) and the work of each (drawing included).
     private var statistics = FrameStatistics()
     private var workTimes = FrameStatistics()
@@ -80,6 +82,7 @@ package final class GalleryWindow {
         defer { SDL_DestroyRenderer(sdlRenderer) }
         let canvas = SDLCanvas(renderer: sdlRenderer)
         defer { canvas.close() }
+        rendererLine = canvas.rendererDescription
         // Photos arrive while frames are drawn: the first screen comes from the listing's first batch.
         model.startListing()
         // Frames are paced like a display's refresh: one is due every 1/60 s on the wall clock, and the
@@ -182,6 +185,7 @@ package final class GalleryWindow {
     private func hud() -> [String] {
         let cache = model.loader.memoryCache
         return [
+            rendererLine,
             String(format: "%.0f fps  frame work p99 %.1f ms   ", statistics.framesPerSecond, workTimes.percentile(0.99) * 1000)
                 + GalleryRenderer.settingsLine(of: model),
             "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",

@@ -35,7 +35,9 @@ package final class SDLCanvas: GalleryCanvas {
     private var previews: [ImageID: PreviewTextures] = [:]
     /// Previews holding a ``PreviewTextures/scaled`` texture.
     package private(set) var scaledPreviewCount = 0
-    private static let scaledPreviewLimit = 32
+    /// The bytes of pixels in scaled previews: kept up to two screens of pixels, more than the tiles one
+    /// screen shows (fewer, and a fling would scale the same previews again every frame).
+    private var scaledPreviewBytes = 0
     private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
     private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
     private let fontPath: String?
@@ -83,6 +85,7 @@ package final class SDLCanvas: GalleryCanvas {
             if let scaled = entry.scaled { SDL_DestroyTexture(scaled.texture) }
         }
         scaledPreviewCount = 0
+        scaledPreviewBytes = 0
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
         textures.removeAll(); previews.removeAll(); texts.removeAll(); fonts.removeAll()
@@ -102,6 +105,16 @@ package final class SDLCanvas: GalleryCanvas {
         total += previews.values.reduce(0) { $0 + bytes($1.texture) + ($1.scaled.map { bytes($0.texture) } ?? 0) }
         total += texts.values.reduce(0) { $0 + bytes($1.texture) }
         return total
+    }
+
+    /// What draws: SDL's name for the renderer ("software", "opengl",
+    /// "opengles2", …) and whether a GPU composites the textures.
+    package var rendererDescription: String {
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(renderer, &info) == 0 else { return "unknown renderer" }
+        let name = info.name.map { String(cString: $0) } ?? "unknown"
+        let accelerated = info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
+        return "\(name) renderer (\(accelerated ? "GPU" : "CPU") compositing)"
     }
 
     /// Marks the start of a frame (for least-recently-used eviction).
@@ -372,11 +385,17 @@ package final class SDLCanvas: GalleryCanvas {
         if let stale = entry.scaled {
             keepSpare(stale.texture)
             scaledPreviewCount -= 1
+            scaledPreviewBytes -= Int(stale.width) * Int(stale.height) * 4
         }
         entry.scaled = scaled(entry.image, isOpaque: entry.isOpaque, width: width, height: height).map { ($0, width, height) }
-        if entry.scaled != nil { scaledPreviewCount += 1 }
+        if entry.scaled != nil {
+            scaledPreviewCount += 1
+            scaledPreviewBytes += Int(width) * Int(height) * 4
+        }
         previews[id] = entry
-        if scaledPreviewCount > Self.scaledPreviewLimit { dropOldestScaledPreview(sparing: id) }
+        let size = pixelSize
+        let limit = max(Int(size.width * size.height) * 4 * 2, 4 << 20)
+        while scaledPreviewBytes > limit, scaledPreviewCount > 1, dropOldestScaledPreview(sparing: id) {}
         return entry.scaled?.texture
     }
 
@@ -399,16 +418,19 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     /// Lets go of the scaled texture of the least recently drawn preview
-    /// that has one, other than `id`'s. O(previews), past the limit only.
-    private func dropOldestScaledPreview(sparing id: ImageID) {
+    /// that has one, other than `id`'s; `false` if there is none. O(previews),
+    /// past the limit only.
+    private func dropOldestScaledPreview(sparing id: ImageID) -> Bool {
         var oldest: (id: ImageID, lastUse: UInt64)?
         for (candidate, entry) in previews where candidate != id && entry.scaled != nil {
             if entry.lastUse < oldest?.lastUse ?? .max { oldest = (candidate, entry.lastUse) }
         }
-        guard let oldest, let scaled = previews[oldest.id]?.scaled else { return }
+        guard let oldest, let scaled = previews[oldest.id]?.scaled else { return false }
         keepSpare(scaled.texture)
         previews[oldest.id]?.scaled = nil
         scaledPreviewCount -= 1
+        scaledPreviewBytes -= Int(scaled.width) * Int(scaled.height) * 4
+        return true
     }
 
     /// Destroys a preview's textures (its scaled one kept as a spare).
@@ -417,6 +439,7 @@ package final class SDLCanvas: GalleryCanvas {
         if let scaled = entry.scaled {
             keepSpare(scaled.texture)
             scaledPreviewCount -= 1
+            scaledPreviewBytes -= Int(scaled.width) * Int(scaled.height) * 4
         }
     }
 
