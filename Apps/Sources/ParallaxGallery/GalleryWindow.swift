@@ -75,6 +75,10 @@ package final class GalleryWindow {
             throw SDLError("could not open a window")
         }
         defer { SDL_DestroyWindow(window) }
+        // A GPU composites the textures where the machine has one. Without one (Xvfb, a VM), SDL's OpenGL
+        // renderer would run on Mesa's llvmpipe, a CPU rasteriser slower than SDL's own software renderer,
+        // whose path (plain row copies of opaque photos) is the one this gallery makes cheap.
+        if !Self.hasGPU { SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software") }
         guard let sdlRenderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue)
             ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
             throw SDLError("could not create a renderer")
@@ -178,6 +182,17 @@ package final class GalleryWindow {
         if summary.problemCount > 20 {
             FileHandle.standardError.write(Data("parallax-gallery: … and \(summary.problemCount - 20) more skipped\n".utf8))
         }
+    }
+
+    /// Whether the machine has a GPU to render on: a Linux DRM render node
+    /// (`/dev/dri/renderD*`). Elsewhere SDL decides.
+    static var hasGPU: Bool {
+        #if os(Linux)
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return nodes.contains { $0.hasPrefix("renderD") }
+        #else
+        return true
+        #endif
     }
 
     private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
