@@ -25,6 +25,12 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 /// target's own pixel format, converted once, and is copied unblended once
 /// its cross-fade is over; only photos with transparent pixels, fading
 /// photos and text are blended.
+///
+/// The file is long because it is the one owner of SDL's textures: photos,
+/// previews (small and scaled) and text share one upload path, one pool of
+/// spare textures and one eviction rule, and each draw call decides its
+/// blend mode from what it uploaded. Split by kind, each part would need
+/// the others' private state.
 @MainActor
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
