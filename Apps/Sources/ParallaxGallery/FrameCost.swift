@@ -88,11 +88,8 @@ package enum FrameCost {
             _ = await pinches(model, on: headless, counted: false)
             return await pinches(model, on: headless, counted: true)
         case .previews:
-            let previews = await SessionBenchmark.previews(of: library)
-            let waiting = SimulatedImageServer(backing: RepeatingImageSource(base: library.source, count: photos, basePreviews: previews),
-                                               behavior: .init(latency: .seconds(3600) ... .seconds(3600)))
-            let model = GalleryModel(library: PhotoLibrary(source: waiting, credits: [], description: "previews listed"),
-                                     settings: settings, viewportSize: size)
+            let model = GalleryModel(library: await GalleryBenchmark.previewsOnly(library, photos: photos), settings: settings,
+                                     viewportSize: size)
             await model.loadPhotoList()
             _ = await fling(model, on: headless, frames: frames, counted: false, settling: false)
             let result = await fling(model, on: headless, frames: frames, counted: true, settling: false, pass: pass)

@@ -93,16 +93,21 @@ package enum GalleryBenchmark {
             phases.append(await fling(model, on: headless, named: name))
             await model.loader.waitUntilIdle()
         }
-        // Every photo listed with its preview by a server whose photos take an hour: previews only.
-        let previews = await SessionBenchmark.previews(of: library)
-        let waiting = SimulatedImageServer(backing: RepeatingImageSource(base: library.source, count: photos, basePreviews: previews),
-                                           behavior: .init(latency: .seconds(3600) ... .seconds(3600)))
-        let previewing = GalleryModel(library: PhotoLibrary(source: waiting, credits: [], description: "\(photos) photos, previews listed"),
-                                      settings: settings, viewportSize: size)
+        let previewing = GalleryModel(library: await previewsOnly(library, photos: photos), settings: settings, viewportSize: size)
         await previewing.loadPhotoList()
         phases.append(await fling(previewing, on: headless, named: "previews only"))
         previewing.pictures.forgetAll()
         return Results(phases: phases, photos: photos, size: size, distance: end)
+    }
+
+    /// `library`'s photos repeated to `photos`, every one listed with its
+    /// preview by a server whose photos take an hour: tiles show previews
+    /// only.
+    static func previewsOnly(_ library: PhotoLibrary, photos: Int) async -> PhotoLibrary {
+        let previews = await SessionBenchmark.previews(of: library)
+        let waiting = SimulatedImageServer(backing: RepeatingImageSource(base: library.source, count: photos, basePreviews: previews),
+                                           behavior: .init(latency: .seconds(3600) ... .seconds(3600)))
+        return PhotoLibrary(source: waiting, credits: [], description: "\(photos) photos, previews listed")
     }
 
     /// The fling from the top to the end of `model`'s photos, renewed
