@@ -41,6 +41,8 @@ package final class SDLCanvas: GalleryCanvas {
     private var previews: [ImageID: PreviewTextures] = [:]
     /// Previews holding a ``PreviewTextures/scaled`` texture.
     package private(set) var scaledPreviewCount = 0
+    /// Previews scaled so far: each should be scaled once per size, however many frames show it.
+    package private(set) var previewScalings = 0
     /// The bytes of pixels in scaled previews: kept up to two screens of pixels, more than the tiles one
     /// screen shows (fewer, and a fling would scale the same previews again every frame).
     private var scaledPreviewBytes = 0
@@ -188,16 +190,16 @@ package final class SDLCanvas: GalleryCanvas {
         let scale = max(rect.width / CGFloat(image.width), rect.height / CGFloat(image.height))
         let width = CGFloat(image.width) * scale, height = CGFloat(image.height) * scale
         let grown = CGRect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
-        guard Self.isDrawable(grown), visiblePart(of: grown) != nil, previewTexture(for: image, of: id) != nil else { return }
+        guard Self.isDrawable(grown), visiblePart(of: grown) != nil, let small = previewTexture(for: image, of: id) else { return }
         // The preview scaled once to whole pixels and copied at its own size; while its size changes (a
         // pinch), the small one stretched.
         let width32 = Int32(min(width.rounded(), 8192)), height32 = Int32(min(height.rounded(), 8192))
         if let scaled = scaledPreview(of: id, width: width32, height: height32) {
             // Opaque (a ThumbHash without alpha): the plain copy.
-            SDL_SetTextureBlendMode(scaled, previews[id]?.isOpaque == true ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+            SDL_SetTextureBlendMode(scaled.texture, scaled.isOpaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
             var target = SDL_FRect(x: Float(grown.minX.rounded()), y: Float(grown.minY.rounded()), w: Float(width32), h: Float(height32))
-            SDL_RenderCopyF(renderer, scaled, nil, &target)
-        } else if let small = previews[id]?.texture {
+            SDL_RenderCopyF(renderer, scaled.texture, nil, &target)
+        } else {
             var target = Self.frect(grown)
             SDL_RenderCopyF(renderer, small, nil, &target)
         }
@@ -378,9 +380,9 @@ package final class SDLCanvas: GalleryCanvas {
     /// asked for two frames running, then kept. `nil` while the size
     /// changes (the caller stretches the small texture), or without a
     /// preview texture.
-    private func scaledPreview(of id: ImageID, width: Int32, height: Int32) -> OpaquePointer? {
+    private func scaledPreview(of id: ImageID, width: Int32, height: Int32) -> (texture: OpaquePointer, isOpaque: Bool)? {
         guard var entry = previews[id], width > 0, height > 0 else { return nil }
-        if let scaled = entry.scaled, scaled.width == width, scaled.height == height { return scaled.texture }
+        if let scaled = entry.scaled, scaled.width == width, scaled.height == height { return (scaled.texture, entry.isOpaque) }
         let askedBefore = entry.scaled == nil || entry.askedWidth == width && entry.askedHeight == height
         entry.askedWidth = width
         entry.askedHeight = height
@@ -402,7 +404,7 @@ package final class SDLCanvas: GalleryCanvas {
         let size = pixelSize
         let limit = max(Int(size.width * size.height) * 4 * 2, 4 << 20)
         while scaledPreviewBytes > limit, scaledPreviewCount > 1, dropOldestScaledPreview(sparing: id) {}
-        return entry.scaled?.texture
+        return entry.scaled.map { ($0.texture, entry.isOpaque) }
     }
 
     /// `image` scaled smoothly to `width × height` in a texture (opaque
@@ -417,6 +419,7 @@ package final class SDLCanvas: GalleryCanvas {
             guard let target = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, pk_sdl_pixelformat_rgba32()) else { return nil }
             defer { SDL_FreeSurface(target) }
             guard SDL_SoftStretchLinear(source, nil, target, nil) == 0, let pixels = target.pointee.pixels else { return nil }
+            previewScalings += 1
             let format = isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32()
             return upload(UnsafeRawPointer(pixels), pitch: target.pointee.pitch, width: width, height: height, format: format,
                           reusing: true)

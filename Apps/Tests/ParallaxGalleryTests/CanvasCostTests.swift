@@ -104,6 +104,25 @@ struct CanvasCostTests {
         #expect(outside.r == 0 && outside.g == 0 && outside.b == 0)
     }
 
+    /// A screen full of previews moving together (a fling) is scaled once
+    /// per preview, not again on every frame: the kept scaled previews hold
+    /// more than one screen's tiles.
+    @Test func aScreenOfPreviewsIsScaledOncePerPreview() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 1280, height: 800))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        let preview = PixelImage(width: 32, height: 24, filledWith: (90, 120, 200, 255))
+        // An 8-column grid of 151 × 171 tiles, 6 rows: 48 previews on screen.
+        let tiles = (0..<48).map { (ImageID("photo-\($0).jpg"), CGRect(x: 8 + CGFloat($0 % 8) * 159, y: CGFloat($0 / 8) * 140, width: 151, height: 171)) }
+        for frame in 0..<10 {
+            canvas.beginFrame()
+            canvas.clear(RGBA(0, 0, 0))
+            for (id, rect) in tiles { canvas.drawPreview(preview, of: id, in: rect.offsetBy(dx: 0, dy: -CGFloat(frame) * 7)) }
+        }
+        #expect(canvas.previewScalings == 48)
+        #expect(canvas.scaledPreviewCount == 48)
+    }
+
     /// A photo with transparent pixels keeps its placeholder under it once
     /// faded in; an opaque one covers it, and the frame draws no
     /// placeholder there at all.
