@@ -135,6 +135,43 @@ struct LoaderTests {
         #expect([1, 2, 3, 9].allSatisfy { loader.memoryCache.contains(Numbered.key($0)) })
     }
 
+    @Test func photosWaitingForADecodeAreBoundedByTheDownloadLimitWhateverTheirUrgency() async throws {
+        // One decode at a time, held shut; two downloads at once in all. Eight cells on screen ask at once.
+        let source = GatedSource(backing: Numbered.source(count: 10))
+        let decoder = GatedDecoder()
+        let loader = ImageLoader(source: source, decoder: decoder,
+                                 configuration: .init(maximumConcurrentDecodes: 1, maximumConcurrentDownloads: 1,
+                                                      maximumConcurrentUrgentDownloads: 2))
+        let visible = (0..<8).map { n in Task { try await loader.image(for: Numbered.key(n), priority: .visible) } }
+        await source.waitForArrivals(2)
+        _ = await loader.statistics(when: { $0.downloadsInFlight == 2 && $0.downloadsWaiting == 6 })
+        // Both photos arrive: one decodes, the other waits for the decode keeping its download slot,
+        // so only one more photo is read.
+        await source.openAll()
+        await source.waitForArrivals(3)
+        _ = await loader.statistics(when: { $0.decodesInFlight == 1 && $0.decodesWaiting == 1 && $0.downloadsInFlight == 2 })
+        await source.openAll()
+        _ = await loader.statistics(when: { $0.decodesWaiting == 2 && $0.downloadsInFlight == 2 && $0.downloadsWaiting == 5 })
+        #expect(await source.arrivals.count == 3)
+        // A decode ends: the next photo decodes, its download slot opens, and a fourth photo is read.
+        decoder.allow(1)
+        await source.waitForArrivals(4)
+        #expect(await loader.statistics.downloadsInFlight == 2)
+        decoder.allow(7)
+        for count in 4...8 {
+            await source.waitForArrivals(count)
+            await source.openAll()
+        }
+        for (n, request) in visible.enumerated() { #expect(Numbered.shows(try await request.value.image, n)) }
+        #expect(await source.arrivals.count == 8)
+    }
+
+    @Test func theUrgentDownloadLimitIsNeverBelowTheOtherOne() {
+        let configuration = ImageLoader.Configuration(maximumConcurrentDownloads: 6, maximumConcurrentUrgentDownloads: 2)
+        #expect(configuration.maximumConcurrentUrgentDownloads == 6)
+        #expect(ImageLoader.Configuration().maximumConcurrentUrgentDownloads == 24)
+    }
+
     @Test func arrivalOrderingServesOldestFirstWhateverThePriority() async throws {
         // The session benchmark's baseline: one queue, first come first served.
         let source = GatedSource(backing: Numbered.source(count: 10))

@@ -94,15 +94,16 @@ package final class GalleryModel {
     package static let memoryCacheLimit = 256 * 1_048_576
 
     /// The loader's configuration for `loading`: downloads that are not
-    /// urgent are limited to 16 at once (the simulated server, like an
-    /// HTTP/2 server, is bound by latency, not bandwidth).
+    /// urgent are limited to 16 at once, 32 in all (the simulated server,
+    /// like an HTTP/2 server, is bound by latency, not bandwidth).
     ///
     /// Photos on this device with no simulated latency (`local`) are read
-    /// 4 at a time instead: a read takes milliseconds, there is no latency
-    /// to hide, and each read holds a whole photo (10 MB and more) until a
-    /// decode takes it, so 4 keep memory flat however large the library.
+    /// 4 at a time, 8 in all, instead: a read takes milliseconds, there is
+    /// no latency to hide, and each read holds a whole photo (10 MB and
+    /// more) until a decode takes it, so a few keep memory flat however
+    /// large the library and however fast the fling.
     package static func loaderConfiguration(for loading: Loading, local: Bool = false) -> ImageLoader.Configuration {
-        ImageLoader.Configuration(maximumConcurrentDownloads: local ? 4 : 16,
+        ImageLoader.Configuration(maximumConcurrentDownloads: local ? 4 : 16, maximumConcurrentUrgentDownloads: local ? 8 : 32,
                                   ordering: loading == .arrivalOrder ? .arrival : .priority)
     }
 

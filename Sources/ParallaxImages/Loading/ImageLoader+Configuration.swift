@@ -32,9 +32,21 @@ extension ImageLoader {
         /// the render loop's core.
         public var maximumConcurrentBackgroundDecodes: Int
         /// Downloads at once for work that is not urgent (6 by default,
-        /// the per-host connection limit of HTTP/1.1 clients). Urgent work
-        /// is not counted unless ``ordering`` is ``Ordering/arrival``.
+        /// the per-host connection limit of HTTP/1.1 clients).
         public var maximumConcurrentDownloads: Int
+        /// Downloads at once in all, urgent work's included (24 by
+        /// default; never fewer than ``maximumConcurrentDownloads``):
+        /// urgent work may take any of them, so what is on screen passes
+        /// the preloading queued before it, up to this many.
+        ///
+        /// A download keeps its slot, and the whole photo it fetched, until
+        /// a decode takes the photo, so this also bounds the photos waiting
+        /// in memory for a decode. Without a bound a fast fling over a
+        /// local library read a photo for every tile it passed faster than
+        /// two cores could decode them: 275 whole photos waited at once,
+        /// 200 MB (`parallax-gallery memory`). Under ``Ordering/arrival``
+        /// only ``maximumConcurrentDownloads`` applies.
+        public var maximumConcurrentUrgentDownloads: Int
         /// What happens to work whose item left every range.
         public var scrollAwayPolicy: ScrollAwayPolicy
         /// In which order waiting work is served.
@@ -58,13 +70,15 @@ extension ImageLoader {
         /// A configuration; counts below 1 are raised to 1.
         public init(maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maximumConcurrentBackgroundDecodes: Int? = nil,
-                    maximumConcurrentDownloads: Int = 6, scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
+                    maximumConcurrentDownloads: Int = 6, maximumConcurrentUrgentDownloads: Int = 24,
+                    scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
                     ordering: Ordering = .priority, makesPreviews: Bool = true, returnsMemoryWhenIdle: Bool = true,
                     idleDelayBeforeReturningMemory: Duration = .seconds(1)) {
             self.maximumConcurrentDecodes = max(maximumConcurrentDecodes, 1)
             self.maximumConcurrentBackgroundDecodes = min(max(maximumConcurrentBackgroundDecodes ?? (self.maximumConcurrentDecodes - 1), 1),
                                                           self.maximumConcurrentDecodes)
             self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
+            self.maximumConcurrentUrgentDownloads = max(maximumConcurrentUrgentDownloads, self.maximumConcurrentDownloads)
             self.scrollAwayPolicy = scrollAwayPolicy
             self.ordering = ordering
             self.makesPreviews = makesPreviews

@@ -21,11 +21,13 @@ import Foundation
 ///   never on Swift's cooperative pool. At most
 ///   ``Configuration/maximumConcurrentDownloads`` downloads run for work
 ///   that is not urgent; urgent work (on screen, or where a fling lands)
-///   never waits for a download slot, as browsers never hold back the
-///   requests a page needs to show (Chromium's resource scheduler limits
-///   only "delayable" requests): its number is bounded by what fits on two
-///   screens, and a latency-bound source then fills a screen in one
-///   round trip.
+///   passes them, as browsers never hold back the requests a page needs
+///   to show (Chromium's resource scheduler limits only "delayable"
+///   requests), so a latency-bound source fills a screen in one round
+///   trip. All downloads together stop at
+///   ``Configuration/maximumConcurrentUrgentDownloads``: a download keeps
+///   its slot, and its whole photo, until a decode takes it, so photos
+///   read faster than they are decoded never pile up in memory.
 /// - **Scrolling away**: by default work whose item left every range
 ///   keeps going at the lowest priority (RolfHendriks' UICollectionView-Demo's choice: scrolling back
 ///   finds the picture ready); with ``ScrollAwayPolicy/cancel`` it is
@@ -91,7 +93,8 @@ public actor ImageLoader {
         let ordering = configuration.ordering
         switch ordering {
         case .priority:
-            downloadSlots = StageLimiter(limit: .max, backgroundLimit: configuration.maximumConcurrentDownloads,
+            downloadSlots = StageLimiter(limit: configuration.maximumConcurrentUrgentDownloads,
+                                         backgroundLimit: configuration.maximumConcurrentDownloads,
                                          ordering: ordering)
             decodeSlots = StageLimiter(limit: configuration.maximumConcurrentDecodes,
                                        backgroundLimit: configuration.maximumConcurrentBackgroundDecodes, ordering: ordering)
