@@ -108,6 +108,11 @@ static void pk_describe(j_decompress_ptr cinfo, pk_jpeg_info *info) {
     buffers += (size_t)cinfo->image_width * (size_t)cinfo->max_v_samp_factor * 8 * 4 * 3;
     info->coefficient_bytes = jpeg_has_multiple_scans(cinfo) ? coefficients : 0;
     info->buffer_bytes = buffers;
+    info->dc_decodable = cinfo->progressive_mode && !cinfo->arith_code && cinfo->data_precision == 8 &&
+                         !cinfo->saw_Adobe_marker &&
+                         ((cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE) ||
+                          (cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr));
+    info->dc_bytes = coefficients / 64;
 }
 
 pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info,

@@ -55,6 +55,12 @@ typedef struct {
     /// An upper estimate of libjpeg's other working memory for a decode at
     /// full scale: its MCU-row and sample buffers.
     size_t buffer_bytes;
+    /// Whether pk_jpeg_decode_dc_rows may read the file: progressive and
+    /// Huffman-coded, 8-bit grey or YCbCr.
+    int dc_decodable;
+    /// The bytes pk_jpeg_decode_dc_rows keeps: 2 per 8 × 8 block of every
+    /// component.
+    size_t dc_bytes;
 } pk_jpeg_info;
 
 /// Reads a JPEG's header only (no pixel is decoded, nothing large is allocated).
@@ -85,6 +91,20 @@ pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denomi
                               int max_scans, int output_width, int output_height, int smooth_upsampling,
                               size_t max_memory, pk_row_sink sink, void *context,
                               int *scans_used, int *damaged, char *message, size_t message_capacity);
+
+/// Decodes a progressive JPEG at scale 1/8 from its DC coefficients alone
+/// (2 bytes a block, where libjpeg keeps 128 for every block of the image),
+/// handing opaque RGBA8 rows of `output_width` to `sink` as
+/// pk_jpeg_decode_rows does, with the same pixels as libjpeg's 1/8-scale
+/// decode of the same scans, within rounding. It reads scans until every
+/// component's DC has at most `max_missing_bits` low-order bits missing.
+/// Returns PK_ERROR_UNSUPPORTED, before any row is handed over, for any file
+/// it does not read exactly as libjpeg would (not progressive, arithmetic
+/// coding, 12-bit, CMYK or RGB, damaged or truncated scans, unusual
+/// progressions): decode those with pk_jpeg_decode_rows, which also says
+/// what is wrong with a broken file.
+pk_status pk_jpeg_decode_dc_rows(const uint8_t *data, size_t size, int max_missing_bits, int max_scans,
+                                 int output_width, int output_height, pk_row_sink sink, void *context, int *scans_used);
 
 /// The output size libjpeg gives for a scale of 1/`scale_denominator`.
 void pk_jpeg_scaled_size(int width, int height, int scale_denominator, int *output_width, int *output_height);

@@ -120,6 +120,28 @@ public struct CodecImageDecoder: ImageDecoding {
         let sx = Double(width) / Double(sourceWidth), sy = Double(height) / Double(sourceHeight)
         let crop = (geometry.crop.x * sx, geometry.crop.y * sy, geometry.crop.width * sx, geometry.crop.height * sy)
 
+        // A progressive file at 1/8 scale: each block's DC coefficient is its pixel, and the file sends
+        // them first, so they are read alone (2 bytes a block; libjpeg would hold 128 for every block).
+        // Files that path does not read exactly as libjpeg would go to libjpeg below.
+        if denominator == 8, info.dc_decodable != 0, let missing = options.progressiveMissingBits, missing >= 0,
+           !options.usesSmoothUpsampling {
+            var decoded = false
+            let dcBytes = Self.sum(Int(clamping: info.dc_bytes), width * 8)
+            let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+                                                     codecBytes: dcBytes) { (sink, message) throws(ImageDecodingError) in
+                let status = pk_jpeg_decode_dc_rows(bytes.baseAddress, bytes.count, Int32(clamping: missing),
+                                                    Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
+                                                    Self.rowSink, sink, nil)
+                guard status != PK_ERROR_UNSUPPORTED else { return }
+                try check(status, message)
+                decoded = true
+            }
+            if decoded {
+                return finish(resampled, orientation: orientation, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                              decodedPixelCount: width * height, workingBytes: needed)
+            }
+        }
+
         // Memory: libjpeg's (its whole-image coefficients for multi-scan files, and its row buffers), the
         // scanline (twice for CMYK) and the resampler.
         let codecBytes = Self.sum(Int(clamping: info.coefficient_bytes), Int(clamping: info.buffer_bytes), width * 8)
