@@ -44,6 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pk_fuzz_picture picture = { width, height, 0 };
         pk_jpeg_decode_rows(data, size, denominator, (knobs & 4) ? 1 : -1, 100, width, height, (knobs >> 3) & 1,
                             64u << 20, pk_fuzz_sink, &picture, &scans, &damaged, message, sizeof message);
+        // The DC-only path reads every JPEG it is given as far as it can, whatever the header says.
+        pk_jpeg_scaled_size(jpeg.width, jpeg.height, 8, &width, &height);
+        pk_fuzz_picture eighth = { width, height, 0 };
+        pk_jpeg_decode_dc_rows(data, size, (knobs >> 4) & 3, 100, width, height, pk_fuzz_sink, &eighth, &scans);
     }
     pk_png_info png;
     if (pk_png_read_info(data, size, &png, message, sizeof message) == PK_OK) {

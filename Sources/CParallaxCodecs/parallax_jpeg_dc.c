@@ -116,6 +116,7 @@ static int pk_huffman_build(pk_huffman *table, const uint8_t counts[16], const u
     int code = 0, index = 0;
     for (int length = 1; length <= 16; length++) {
         int count = counts[length - 1];
+        if (code + count > (1 << length)) return 0;     // more codes than the length allows
         table->offset[length] = index - code;
         table->max_code[length] = count ? code + count - 1 : -1;
         for (int i = 0; i < count; i++, code++, index++) {
@@ -127,7 +128,6 @@ static int pk_huffman_build(pk_huffman *table, const uint8_t counts[16], const u
                 }
             }
         }
-        if (code > (1 << length)) return 0;     // more codes than the length allows
         code <<= 1;
     }
     table->defined = 1;

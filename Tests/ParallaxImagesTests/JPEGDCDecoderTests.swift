@@ -220,6 +220,20 @@ struct JPEGDCDecoderTests {
         #expect(agreed > 0)
     }
 
+    @Test func aHuffmanTableWithMoreCodesThanItsLengthsHoldIsRefusedBeforeItIsBuilt() throws {
+        // Three 1-bit codes (found by the codecs fuzzer: the table was filled before it was checked).
+        var data = try Self.cjpeg(Self.picture(width: 64, height: 64, seed: 9), ["-progressive"])
+        let table = try #require(data.indices.first { data[$0] == 0xFF && data[$0 + 1] == 0xC4 && data[$0 + 4] >> 4 == 0 })
+        let counts = (table + 5)..<(table + 21)
+        let total = data[counts].reduce(0) { $0 + Int($1) }
+        var bogus = [UInt8](repeating: 0, count: 16)
+        bogus[0] = 3
+        bogus[15] = UInt8(total - 3)
+        data.replaceSubrange(counts, with: bogus)
+        #expect((try? Self.dcDecode(data).get()) == nil)
+        #expect(Self.libjpegDecode(data) == nil)
+    }
+
     @Test func theDecoderTakesThisPathAndKeepsTwoBytesABlock() throws {
         let data = try Self.cjpeg(Self.picture(width: 640, height: 480, seed: 5), ["-progressive"])
         let info = Self.info(data)

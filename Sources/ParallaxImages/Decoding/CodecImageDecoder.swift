@@ -15,7 +15,10 @@ import Foundation
 ///   covers the thumbnail, so peak memory is the thumbnail plus one row,
 ///   plus, for a progressive JPEG, the coefficients libjpeg keeps for every
 ///   block. Progressive files stop after the scans the scaled decode needs;
-///   baseline files at the last row the crop needs.
+///   baseline files at the last row the crop needs. At 1/8 scale a
+///   progressive file is read from its DC coefficients alone, 2 bytes a
+///   block instead of libjpeg's 128 (`pk_jpeg_decode_dc_rows`, the same
+///   pixels as libjpeg's decode of the same scans).
 /// - **PNG**: rows (Adam7 passes included) as libpng inflates them; a
 ///   non-interlaced file stops at the last row the crop needs.
 /// - **WebP** (lossy, lossless, alpha): libwebp crops to the thumbnail's
