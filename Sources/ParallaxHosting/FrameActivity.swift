@@ -188,6 +188,15 @@ public struct FrameSignature: Sendable, Hashable {
         self.obscuredInsets = obscuredInsets
         self.generation = generation
     }
+
+    /// Hashes every field (CoreGraphics' geometry is only Equatable in Apple SDKs before iOS 18).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(point: contentOffset)
+        hasher.combine(size: boundsSize)
+        hasher.combine(size: contentSize)
+        hasher.combine(obscuredInsets)
+        hasher.combine(generation)
+    }
 }
 
 /// What keeps a scroll view changing from frame to frame without a wake.

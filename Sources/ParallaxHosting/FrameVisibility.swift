@@ -50,6 +50,16 @@ public struct FrameVisibility: Sendable, Hashable {
         self.covers = covers
     }
 
+    /// Hashes every field (CoreGraphics' geometry is only Equatable in Apple SDKs before iOS 18).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(isInWindow)
+        hasher.combine(isHiddenInAncestry)
+        hasher.combine(alphaInAncestry)
+        hasher.combine(rect: visibleRect)
+        hasher.combine(covers.count)
+        for cover in covers { hasher.combine(rect: cover) }
+    }
+
     /// In no window.
     public static let offScreen = FrameVisibility(isInWindow: false, visibleRect: .null)
 

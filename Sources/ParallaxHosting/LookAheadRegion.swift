@@ -30,6 +30,12 @@ public struct LookAheadRegion: Sendable, Hashable {
     /// read, so a short fling's passing tiles are planned.
     public static let passingScreens: CGFloat = 4
 
+    /// Hashes the rectangles (CoreGraphics' geometry is only Equatable in Apple SDKs before iOS 18).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rects.count)
+        for rect in rects { hasher.combine(rect: rect) }
+    }
+
     /// The region for a viewport showing `visibleRect` of content `contentSize`
     /// (both along `axis`) while the scroll follows `motion`, planned with
     /// `ranges`; `direction` is the last direction of travel (+1 forward,

@@ -105,6 +105,15 @@ public struct ContentAnimation: Sendable, Hashable {
         }
     }
 
+    /// Hashes every field (CoreGraphics' geometry is only Equatable in Apple SDKs before iOS 18).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(point: fromCenter)
+        hasher.combine(point: toCenter)
+        hasher.combine(size: fromSize)
+        hasher.combine(size: toSize)
+        hasher.combine(isAdditive)
+    }
+
     /// Whether the centre changes (otherwise no position animation is needed).
     public var movesCentre: Bool { fromCenter != toCenter }
     /// Whether the size changes (otherwise no bounds animation is needed).

@@ -14,10 +14,14 @@ import UIKit
 /// background.follow(scrollView)
 /// ```
 ///
-/// The view updates whenever the main run loop is about to commit a frame
-/// (see ``ParallaxController`` for why not on `contentOffset` changes), honours
-/// Reduce Motion (every layer then moves with the content) and, for
-/// horizontal stacks, right-to-left.
+/// The view updates from the same display-synchronised frame hook as
+/// ``ParallaxController`` (`UIUpdateLink` before the commit from iOS 18,
+/// `CADisplayLink` below; see there for why not on `contentOffset`
+/// changes): once per frame while the driving scroll view moves, paused
+/// after a few still frames and while this view is out of a window or
+/// hidden, woken by a drag (a target on the scroll view's pan gesture) or a
+/// layout. It honours Reduce Motion (every layer then moves with the
+/// content) and, for horizontal stacks, right-to-left.
 @MainActor
 public final class LayeredParallaxView: UIView {
     /// The speeds, intensity and direction of the stack.
@@ -39,7 +43,9 @@ public final class LayeredParallaxView: UIView {
     /// The scroll view that drives the layers.
     public private(set) weak var scrollView: UIScrollView?
 
-    private var frameObserver: RunLoopFrameObserver?
+    private var link: DisplayFrameLink?
+    private var activity = FrameActivity()
+    private let gestureTarget = GestureTarget()
 
     /// A view sliding `layers` (bottom to top, one per speed of `model`, the
     /// Cosmos speeds by default; a layer past the last speed moves with the
@@ -62,14 +68,19 @@ public final class LayeredParallaxView: UIView {
 
     /// Drives the layers from `scrollView` from now on.
     public func follow(_ scrollView: UIScrollView) {
+        stopFollowing()
         self.scrollView = scrollView
-        frameObserver = RunLoopFrameObserver { [weak self] in self?.frameWillCommit() }
+        gestureTarget.view = self
+        scrollView.panGestureRecognizer.addTarget(gestureTarget, action: #selector(GestureTarget.panned))
+        activity = FrameActivity()
+        link = DisplayFrameLink(view: self) { [weak self] frame in self?.frame(frame) }
     }
 
     /// Stops following the scroll view.
     public func stopFollowing() {
-        frameObserver?.invalidate()
-        frameObserver = nil
+        link?.invalidate()
+        link = nil
+        scrollView?.panGestureRecognizer.removeTarget(gestureTarget, action: #selector(GestureTarget.panned))
         scrollView = nil
     }
 
@@ -77,15 +88,42 @@ public final class LayeredParallaxView: UIView {
     public override func layoutSubviews() {
         super.layoutSubviews()
         updateLayers()
+        wake(.layout)
     }
 
-    private func frameWillCommit() {
-        guard scrollView != nil else {
+    public override func didMoveToWindow() {
+        super.didMoveToWindow()
+        wake(.window)
+    }
+
+    private func wake(_ reason: FrameActivity.Wake) {
+        if activity.wake(reason) { link?.cadence = activity.cadence }
+    }
+
+    private func frame(_ frame: Double) {
+        guard let scrollView else {
             stopFollowing()
             return
         }
-        guard window != nil else { return }
-        updateLayers()
+        let visibility = window == nil ? FrameVisibility.offScreen
+            : FrameVisibility(isInWindow: true, isHiddenInAncestry: isHidden || scrollView.isHidden,
+                              visibleRect: bounds)
+        let signature = FrameSignature(contentOffset: scrollView.contentOffset, boundsSize: bounds.size,
+                                       contentSize: scrollView.contentSize,
+                                       obscuredInsets: EdgeInsets(scrollView.adjustedContentInset))
+        let decision = activity.frame(frame, signature: signature, visibility: visibility,
+                                      motion: FrameMotion(isDecelerating: scrollView.isDecelerating))
+        if decision.runsPass { updateLayers() }
+        if link?.cadence != decision.cadence { link?.cadence = decision.cadence }
+    }
+
+    /// The pan gesture recognizer's target: wakes the view on every drag step.
+    private final class GestureTarget: NSObject {
+        weak var view: LayeredParallaxView?
+
+        @MainActor @objc func panned() {
+            view?.wake(.gesture)
+        }
     }
 
     private func updateLayers() {
