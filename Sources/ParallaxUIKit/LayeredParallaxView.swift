@@ -1,4 +1,5 @@
 #if canImport(UIKit)
+import ObjectiveC
 import ParallaxCore
 import ParallaxHosting
 import UIKit
@@ -71,7 +72,7 @@ public final class LayeredParallaxView: UIView {
         stopFollowing()
         self.scrollView = scrollView
         gestureTarget.view = self
-        scrollView.panGestureRecognizer.addTarget(gestureTarget, action: #selector(GestureTarget.panned))
+        gestureTarget.attach(to: scrollView)
         activity = FrameActivity()
         link = DisplayFrameLink(view: self) { [weak self] frame in self?.frame(frame) }
     }
@@ -80,7 +81,7 @@ public final class LayeredParallaxView: UIView {
     public func stopFollowing() {
         link?.invalidate()
         link = nil
-        scrollView?.panGestureRecognizer.removeTarget(gestureTarget, action: #selector(GestureTarget.panned))
+        if let scrollView { gestureTarget.detach(from: scrollView) }
         scrollView = nil
     }
 
@@ -117,9 +118,25 @@ public final class LayeredParallaxView: UIView {
         if link?.cadence != decision.cadence { link?.cadence = decision.cadence }
     }
 
-    /// The pan gesture recognizer's target: wakes the view on every drag step.
+    /// The pan gesture recognizer's target: wakes the view on every drag
+    /// step. The scroll view keeps it (an associated object), since UIKit
+    /// does not promise to retain a gesture recognizer's targets and this
+    /// view may go first.
     private final class GestureTarget: NSObject {
         weak var view: LayeredParallaxView?
+
+        @MainActor func attach(to scrollView: UIScrollView) {
+            objc_setAssociatedObject(scrollView, key, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            scrollView.panGestureRecognizer.addTarget(self, action: #selector(panned))
+        }
+
+        @MainActor func detach(from scrollView: UIScrollView) {
+            scrollView.panGestureRecognizer.removeTarget(self, action: #selector(panned))
+            objc_setAssociatedObject(scrollView, key, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        /// A key of this target's own.
+        private var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
         @MainActor @objc func panned() {
             view?.wake(.gesture)

@@ -36,8 +36,9 @@ import UIKit
 /// - to start it again once idle: a target on the scroll view's
 ///   `panGestureRecognizer` (drags and releases: a target is not a
 ///   delegate, and the app's own targets and delegate are untouched); a
-///   hidden marker subview sized with the scroll view (a new size, a
-///   window, new traits); a resized ``ParallaxView``; a configuration,
+///   hidden marker subview (a window, new traits or safe area: a
+///   rotation); a resized ``ParallaxView``; a ``ParallaxImageView`` that
+///   appeared without a placement; a configuration,
 ///   Reduce Motion or loading change; ``setNeedsUpdate()``. From iOS 18 the
 ///   update link is also called, passively, for every UI update the app
 ///   makes (a programmatic scroll, a batch update, an ancestor shown
@@ -140,9 +141,8 @@ public final class ParallaxController {
         self.link = link
 
         gestureTarget.controller = self
-        scrollView.panGestureRecognizer.addTarget(gestureTarget, action: #selector(GestureTarget.panned(_:)))
+        gestureTarget.attach(to: scrollView)
         let marker = ScrollViewMarker()
-        marker.frame = scrollView.bounds
         marker.onWake = { [weak self] reason in self?.wake(reason) }
         scrollView.insertSubview(marker, at: 0)
         self.marker = marker
@@ -184,7 +184,7 @@ public final class ParallaxController {
         if let reduceMotionObserver { NotificationCenter.default.removeObserver(reduceMotionObserver) }
         reduceMotionObserver = nil
         guard let scrollView else { return }
-        scrollView.panGestureRecognizer.removeTarget(gestureTarget, action: #selector(GestureTarget.panned(_:)))
+        gestureTarget.detach(from: scrollView)
         if scrollView.parallaxController === self {
             objc_setAssociatedObject(scrollView, &AssociatedKey.controller, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         }
@@ -250,9 +250,24 @@ public final class ParallaxController {
     }
 
     /// The pan gesture recognizer's target: an `NSObject` holding the
-    /// controller weakly (a gesture recognizer does not retain its targets).
+    /// controller weakly. UIKit does not promise to retain a gesture
+    /// recognizer's targets, so the scroll view keeps this one (an
+    /// associated object) for as long as the recognizer can call it.
     private final class GestureTarget: NSObject {
         weak var controller: ParallaxController?
+
+        @MainActor func attach(to scrollView: UIScrollView) {
+            objc_setAssociatedObject(scrollView, key, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            scrollView.panGestureRecognizer.addTarget(self, action: #selector(panned(_:)))
+        }
+
+        @MainActor func detach(from scrollView: UIScrollView) {
+            scrollView.panGestureRecognizer.removeTarget(self, action: #selector(panned(_:)))
+            objc_setAssociatedObject(scrollView, key, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        /// A key of this target's own.
+        private var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
         @MainActor @objc func panned(_ pan: UIPanGestureRecognizer) {
             controller?.panned(pan)

@@ -2,14 +2,15 @@
 import ParallaxHosting
 import UIKit
 
-/// A hidden, empty subview a ``ParallaxController`` puts at the back of its
-/// scroll view, to hear about the scroll view without overriding it,
-/// observing it or becoming its delegate: it is sized with the scroll
-/// view (autoresizing), so UIKit lays it out when the scroll view's size
-/// changes (a rotation, a split-view resize); it moves with it into and out
-/// of windows; and it inherits its traits. Each of those wakes the
-/// controller's frame loop. It takes no touches, is not an accessibility
-/// element and draws nothing.
+/// A hidden, empty, zero-size subview a ``ParallaxController`` puts at the
+/// back of its scroll view, to hear about the scroll view without
+/// overriding it, observing it or becoming its delegate: it moves with it
+/// into and out of windows, and inherits its traits and safe area (a
+/// rotation, a size-class change, a bar appearing). Each of those wakes the
+/// controller's frame loop. It has no autoresizing mask and no size, so
+/// the constraints UIKit makes from its frame pin only its top-left corner
+/// and never take part in a scroll view's Auto Layout content size; it
+/// takes no touches, is not an accessibility element and draws nothing.
 ///
 /// Complexity: O(1) per event.
 @MainActor
@@ -23,7 +24,7 @@ final class ScrollViewMarker: UIView {
         isUserInteractionEnabled = false
         isAccessibilityElement = false
         accessibilityElementsHidden = true
-        autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        autoresizingMask = []
     }
 
     /// Not supported: made in code. Returns `nil`.
@@ -31,8 +32,8 @@ final class ScrollViewMarker: UIView {
         return nil
     }
 
-    override func layoutSubviews() {
-        super.layoutSubviews()
+    override func safeAreaInsetsDidChange() {
+        super.safeAreaInsetsDidChange()
         onWake?(.layout)
     }
 
