@@ -86,18 +86,10 @@ public final class ViewportLoading {
     @discardableResult
     public func update(layout: some ItemLayout, visibleRect: CGRect, motion: ScrollMotion,
                        thumbnail: (ItemIndex, CGRect) -> ThumbnailKey?) -> LoadPlan? {
+        direction = self.direction(at: layout.axis.main(visibleRect.origin))
         let offset = layout.axis.main(visibleRect.origin)
-        if let lastOffset, offset.isFinite, offset != lastOffset { direction = offset > lastOffset ? 1 : -1 }
         if offset.isFinite { lastOffset = offset }
-        var first: ItemIndex?, last: ItemIndex?
-        layout.forEachItem(in: visibleRect) { index, _ in
-            if first == nil || index < first! { first = index }
-            if last == nil || index > last! { last = index }
-        }
-        // Where a fling lands matters to the nearest 8 points; a drag or a still scroll lands nowhere.
-        let next = Signature(first: first, last: last, restingOffset: motion.isMoving ? (motion.restingOffset / 8).rounded() : 0,
-                             isMoving: motion.isMoving, direction: motion.isMoving ? motion.direction : direction,
-                             contentSize: layout.contentSize, visibleSize: visibleRect.size)
+        let next = signature(of: layout, visibleRect: visibleRect, motion: motion)
         guard next != signature else { return nil }
         signature = next
         let loadTime = loader.typicalLoadTime.map { CGFloat(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
@@ -121,6 +113,39 @@ public final class ViewportLoading {
         planCount += 1
         plans.yield(plan)
         return plan
+    }
+
+    /// Whether ``update(layout:visibleRect:motion:thumbnail:)`` would plan
+    /// now: the viewport reached other items, or the motion's resting
+    /// place or direction changed. Changes nothing. A surface that reads
+    /// its items from another layout (an ``ItemSnapshotLayout``) asks this
+    /// with the viewport's items alone, and reads the whole
+    /// ``LookAheadRegion`` only when it says yes.
+    ///
+    /// Complexity: O(items of `layout` in `visibleRect`).
+    public func needsPlan(layout: some ItemLayout, visibleRect: CGRect, motion: ScrollMotion) -> Bool {
+        signature(of: layout, visibleRect: visibleRect, motion: motion) != signature
+    }
+
+    /// The direction of travel for a viewport at `offset`: the way it moved
+    /// since the last update, or the last direction if it did not move.
+    public func direction(at offset: CGFloat) -> CGFloat {
+        guard let lastOffset, offset.isFinite, offset != lastOffset else { return direction }
+        return offset > lastOffset ? 1 : -1
+    }
+
+    private func signature(of layout: some ItemLayout, visibleRect: CGRect, motion: ScrollMotion) -> Signature {
+        var first: ItemIndex?, last: ItemIndex?
+        layout.forEachItem(in: visibleRect) { index, _ in
+            if first == nil || index < first! { first = index }
+            if last == nil || index > last! { last = index }
+        }
+        // Where a fling lands matters to the nearest 8 points; a drag or a still scroll lands nowhere.
+        return Signature(first: first, last: last,
+                         restingOffset: motion.isMoving ? (motion.restingOffset / 8).rounded() : 0,
+                         isMoving: motion.isMoving,
+                         direction: motion.isMoving ? motion.direction : direction(at: layout.axis.main(visibleRect.origin)),
+                         contentSize: layout.contentSize, visibleSize: visibleRect.size)
     }
 
     /// Hands the loader `plan`, made elsewhere, in place of the viewport's:

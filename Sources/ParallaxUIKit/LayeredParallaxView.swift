@@ -1,4 +1,5 @@
 #if canImport(UIKit)
+import ObjectiveC
 import ParallaxCore
 import ParallaxHosting
 import UIKit
@@ -14,10 +15,14 @@ import UIKit
 /// background.follow(scrollView)
 /// ```
 ///
-/// The view updates whenever the main run loop is about to commit a frame
-/// (see ``ParallaxController`` for why not on `contentOffset` changes), honours
-/// Reduce Motion (every layer then moves with the content) and, for
-/// horizontal stacks, right-to-left.
+/// The view updates from the same display-synchronised frame hook as
+/// ``ParallaxController`` (`UIUpdateLink` before the commit from iOS 18,
+/// `CADisplayLink` below; see there for why not on `contentOffset`
+/// changes): once per frame while the driving scroll view moves, paused
+/// after a few still frames and while this view is out of a window or
+/// hidden, woken by a drag (a target on the scroll view's pan gesture) or a
+/// layout. It honours Reduce Motion (every layer then moves with the
+/// content) and, for horizontal stacks, right-to-left.
 @MainActor
 public final class LayeredParallaxView: UIView {
     /// The speeds, intensity and direction of the stack.
@@ -39,7 +44,9 @@ public final class LayeredParallaxView: UIView {
     /// The scroll view that drives the layers.
     public private(set) weak var scrollView: UIScrollView?
 
-    private var frameObserver: RunLoopFrameObserver?
+    private var link: DisplayFrameLink?
+    private var activity = FrameActivity()
+    private let gestureTarget = GestureTarget()
 
     /// A view sliding `layers` (bottom to top, one per speed of `model`, the
     /// Cosmos speeds by default; a layer past the last speed moves with the
@@ -62,14 +69,19 @@ public final class LayeredParallaxView: UIView {
 
     /// Drives the layers from `scrollView` from now on.
     public func follow(_ scrollView: UIScrollView) {
+        stopFollowing()
         self.scrollView = scrollView
-        frameObserver = RunLoopFrameObserver { [weak self] in self?.frameWillCommit() }
+        gestureTarget.view = self
+        gestureTarget.attach(to: scrollView)
+        activity = FrameActivity()
+        link = DisplayFrameLink(view: self) { [weak self] frame in self?.frame(frame) }
     }
 
     /// Stops following the scroll view.
     public func stopFollowing() {
-        frameObserver?.invalidate()
-        frameObserver = nil
+        link?.invalidate()
+        link = nil
+        if let scrollView { gestureTarget.detach(from: scrollView) }
         scrollView = nil
     }
 
@@ -77,15 +89,58 @@ public final class LayeredParallaxView: UIView {
     public override func layoutSubviews() {
         super.layoutSubviews()
         updateLayers()
+        wake(.layout)
     }
 
-    private func frameWillCommit() {
-        guard scrollView != nil else {
+    public override func didMoveToWindow() {
+        super.didMoveToWindow()
+        wake(.window)
+    }
+
+    private func wake(_ reason: FrameActivity.Wake) {
+        if activity.wake(reason) { link?.cadence = activity.cadence }
+    }
+
+    private func frame(_ frame: Double) {
+        guard let scrollView else {
             stopFollowing()
             return
         }
-        guard window != nil else { return }
-        updateLayers()
+        let visibility = window == nil ? FrameVisibility.offScreen
+            : FrameVisibility(isInWindow: true, isHiddenInAncestry: isHidden || scrollView.isHidden,
+                              visibleRect: bounds)
+        let signature = FrameSignature(contentOffset: scrollView.contentOffset, boundsSize: bounds.size,
+                                       contentSize: scrollView.contentSize,
+                                       obscuredInsets: EdgeInsets(scrollView.adjustedContentInset))
+        let decision = activity.frame(frame, signature: signature, visibility: visibility,
+                                      motion: FrameMotion(isDecelerating: scrollView.isDecelerating))
+        if decision.runsPass { updateLayers() }
+        if link?.cadence != decision.cadence { link?.cadence = decision.cadence }
+    }
+
+    /// The pan gesture recognizer's target: wakes the view on every drag
+    /// step. The scroll view keeps it (an associated object), since UIKit
+    /// does not promise to retain a gesture recognizer's targets and this
+    /// view may go first.
+    private final class GestureTarget: NSObject {
+        weak var view: LayeredParallaxView?
+
+        @MainActor func attach(to scrollView: UIScrollView) {
+            objc_setAssociatedObject(scrollView, key, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            scrollView.panGestureRecognizer.addTarget(self, action: #selector(panned))
+        }
+
+        @MainActor func detach(from scrollView: UIScrollView) {
+            scrollView.panGestureRecognizer.removeTarget(self, action: #selector(panned))
+            objc_setAssociatedObject(scrollView, key, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        /// A key of this target's own.
+        private var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+        @MainActor @objc func panned() {
+            view?.wake(.gesture)
+        }
     }
 
     private func updateLayers() {

@@ -14,36 +14,64 @@ import UIKit
 /// ParallaxController.attach(to: collectionView)   // cells that conform to ParallaxCell move
 /// ```
 ///
-/// How it hooks in: whenever the main run loop is about to commit a frame
-/// (see `RunLoopFrameObserver`), the controller lets the scroll view finish
-/// any pending layout (so cells that are about to appear exist) and hands
-/// every visible ``ParallaxCell`` its placement through a
-/// `ParallaxDriver`. Every pass is complete: cells that moved without the
-/// scroll view moving (a reorder, a batch update, a reload) are placed too.
-/// A view whose placement did not change is not touched. It
-/// never observes `contentOffset`, never becomes a delegate and never
-/// invalidates the collection view's layout. So offsets are right:
+/// How it hooks in: a display-synchronised frame hook (`UIUpdateLink` at
+/// `beforeCATransactionCommit` from iOS 18, tvOS 18 and visionOS 2;
+/// `CADisplayLink` below) calls ParallaxHosting's `ParallaxFrameLoop` once
+/// per display frame. A frame lets the scroll view finish pending layout
+/// (so cells about to appear exist) and hands every visible ``ParallaxCell``
+/// its placement through a `ParallaxDriver`, but only when something moved:
+/// the loop compares the scroll view's offset, size, content size and
+/// insets with the last pass's, and counts wakes. A view whose placement
+/// did not change is not touched. So offsets are right:
 /// - when a cell appears, in the same frame (not after the next scroll);
 /// - after rotation, inset and safe-area changes, and during and after
-///   reloads and batch updates;
+///   reloads and batch updates, moving inside the cells' own animations;
 /// - for any layout: flow, compositional, ParallaxKit's, custom.
 ///
+/// How it learns that something can change, without a delegate and
+/// without observing `contentOffset` (observers of it run in the middle of
+/// UIKit's own update, where a layout pass re-enters them, the crash other
+/// libraries shipped), and without invalidating the layout:
+/// - while the hook runs, the per-frame comparison above;
+/// - to start it again once idle: a target on the scroll view's
+///   `panGestureRecognizer` (drags and releases: a target is not a
+///   delegate, and the app's own targets and delegate are untouched); a
+///   hidden marker subview (a window, new traits or safe area: a
+///   rotation); a resized ``ParallaxView``; a ``ParallaxImageView`` that
+///   appeared without a placement; a configuration,
+///   Reduce Motion or loading change; ``setNeedsUpdate()``. From iOS 18 the
+///   update link is also called, passively, for every UI update the app
+///   makes (a programmatic scroll, a batch update, an ancestor shown
+///   again); below iOS 18, call ``setNeedsUpdate()`` after scrolling
+///   programmatically without animation.
+///
+/// Idle screens pay nothing: the hook pauses after a few unchanged frames,
+/// runs no pass while the scroll view is hidden anywhere up its ancestry,
+/// transparent, clipped away or covered by an opaque presented view, and
+/// stops altogether outside a window.
+///
 /// Reduce Motion (`UIAccessibility.isReduceMotionEnabled`) and right-to-left
-/// (`effectiveUserInterfaceLayoutDirection`) are read on every update and
-/// the controller updates when Reduce Motion changes.
+/// (`effectiveUserInterfaceLayoutDirection`) are read on every pass and the
+/// controller updates when Reduce Motion changes.
 ///
 /// The controller lives as long as its scroll view (it is stored with it)
-/// and holds the scroll view weakly.
+/// and holds the scroll view weakly. What it is given to name photos
+/// (``followLoading(_:owner:imageID:)``) reaches its owner weakly, so a view
+/// controller is never kept alive through its own scroll view.
 ///
-/// Complexity: O(visible cells) per wake of the main run loop while the
-/// scroll view is on screen (a few microseconds: a frame and a comparison
-/// per cell), nothing while the run loop sleeps.
+/// Complexity: per display frame while the hook runs, O(1) when nothing
+/// moved and O(visible cells) for a pass (a frame and a comparison per
+/// cell); nothing while it is paused.
 @MainActor
 public final class ParallaxController {
     /// The effect and its settings; changes show in the next frame.
     public var configuration: ParallaxConfiguration {
-        get { driver.configuration }
-        set { driver.configuration = newValue; setNeedsUpdate() }
+        get { loop.driver.configuration }
+        set {
+            loop.driver.configuration = newValue
+            loading?.invalidate()
+            loop.wake(.configuration)
+        }
     }
 
     /// The scroll view whose cells move.
@@ -54,20 +82,27 @@ public final class ParallaxController {
     /// (add the custom kinds of a compositional layout here).
     public var supplementaryElementKinds: [String] {
         get { host.supplementaryElementKinds }
-        set { host.supplementaryElementKinds = newValue }
+        set { host.supplementaryElementKinds = newValue; loop.wake(.configuration) }
     }
 
     /// What the controller has done (updates, placements, nested requests).
-    public var statistics: ParallaxDriverStatistics { driver.statistics }
+    public var statistics: ParallaxDriverStatistics { loop.driver.statistics }
+
+    /// What the frame hook has done (frames delivered, passes run, wakes).
+    public var frameStatistics: FrameLoopStatistics { loop.statistics }
 
     /// The loading that follows this scroll view, if any (see
-    /// ``followLoading(_:imageID:)``).
-    public private(set) var loading: ViewportLoading?
-    private var imageID: ((ItemIndex) -> ImageID?)?
+    /// ``followLoading(_:owner:imageID:)``).
+    public internal(set) var loading: ViewportLoading?
+    var naming: ItemImageNaming?
+    /// Where the current fling lands, predicted at release (layouts that do not say).
+    var fling: FlingPrediction?
 
-    private let driver: ParallaxDriver<ScrollViewHost>
-    private let host: ScrollViewHost
-    private var frameObserver: RunLoopFrameObserver?
+    let host: ScrollViewHost
+    private let loop: ParallaxFrameLoop<ScrollViewHost>
+    private var link: DisplayFrameLink?
+    private var marker: ScrollViewMarker?
+    private let gestureTarget = GestureTarget()
     // Only touched on the main actor, and in deinit once nothing else can.
     private nonisolated(unsafe) var reduceMotionObserver: NSObjectProtocol?
 
@@ -98,13 +133,24 @@ public final class ParallaxController {
 
     private init(scrollView: UIScrollView, configuration: ParallaxConfiguration) {
         self.scrollView = scrollView
-        self.host = ScrollViewHost(scrollView: scrollView)
-        self.driver = ParallaxDriver(configuration: configuration)
-        frameObserver = RunLoopFrameObserver { [weak self] in self?.frameWillCommit() }
+        host = ScrollViewHost(scrollView: scrollView)
+        loop = ParallaxFrameLoop(host: host, driver: ParallaxDriver(configuration: configuration))
+        loop.afterPass = { [weak self] _ in self?.planLoading() }
+        let link = DisplayFrameLink(view: scrollView) { [weak self] frame in self?.loop.frame(frame) }
+        loop.link = link
+        self.link = link
+
+        gestureTarget.controller = self
+        gestureTarget.attach(to: scrollView)
+        let marker = ScrollViewMarker()
+        marker.onWake = { [weak self] reason in self?.wake(reason) }
+        scrollView.insertSubview(marker, at: 0)
+        self.marker = marker
+
         reduceMotionObserver = NotificationCenter.default.addObserver(
             forName: UIAccessibility.reduceMotionStatusDidChangeNotification, object: nil, queue: .main
         ) { [weak self] _ in
-            Task { @MainActor in self?.setNeedsUpdate() }
+            Task { @MainActor in self?.loop.wake(.configuration) }
         }
     }
 
@@ -112,88 +158,81 @@ public final class ParallaxController {
         if let reduceMotionObserver { NotificationCenter.default.removeObserver(reduceMotionObserver) }
     }
 
-    /// Places every visible cell now (for example right after changing a
-    /// cell's content outside a layout pass). Normally not needed.
+    /// Places every visible cell now, outside the frame hook (for example
+    /// right after changing a cell's content outside a layout pass).
+    /// Normally not needed.
     public func updateNow() {
-        guard let scrollView, scrollView.window != nil else { return }
-        scrollView.layoutIfNeeded()
-        driver.update(host)
-        planLoading(in: scrollView)
+        loop.passNow()
     }
 
-    /// Makes the image pipeline follow this collection view: on every
-    /// frame in which the viewport reaches other items or a fling starts,
-    /// the viewport's ranges (on screen, where the fling lands, ahead and
-    /// behind) are planned over its ``ParallaxCollectionViewLayout`` and
-    /// handed to `loading`'s loader, for the thumbnails each cell's
-    /// ``ParallaxImageView`` will ask for (the effect's content size at the
-    /// screen's scale). `imageID` names the photo of an item (`nil`: none).
-    ///
-    /// Requests for what is on screen go on through ``ParallaxImageView``
-    /// as before; the plan ranks them, preloads what the user is about to
-    /// see and lowers what was scrolled past. Other layouts are not planned
-    /// (their future frames are not known).
-    public func followLoading(_ loading: ViewportLoading, imageID: @escaping (ItemIndex) -> ImageID?) {
-        self.loading = loading
-        self.imageID = imageID
-        loading.invalidate()
-        setNeedsUpdate()
-    }
-
-    /// Stops planning loading; work under way goes on.
-    public func stopFollowingLoading() {
-        loading = nil
-        imageID = nil
-    }
-
-    private func planLoading(in scrollView: UIScrollView) {
-        guard let loading, let imageID, let collectionView = scrollView as? UICollectionView,
-              let parallaxLayout = collectionView.collectionViewLayout as? ParallaxCollectionViewLayout,
-              let layout = parallaxLayout.state.layout else { return }
-        // During a pinch the frames shown are the pinch's, not the resting layout's: the visible cells
-        // ask for their own pictures, and the plan is made again for the count the pinch rests on.
-        if parallaxLayout.columnPinch?.isActive == true {
-            loading.invalidate()
-            return
-        }
-        let placer = driver.scroller(for: host).placer(for: driver.window(for: host))
-        let scale = max(scrollView.traitCollection.displayScale, 1)
-        loading.update(layout: layout, visibleRect: parallaxLayout.layoutRect(of: collectionView.bounds),
-                       motion: parallaxLayout.motion(of: collectionView)) { index, frame in
-            let contentSize = placer.placement(forItemFrame: parallaxLayout.shownFrame(of: frame)).contentSize
-            guard let id = imageID(index), let size = try? ThumbnailSize(points: contentSize, scale: scale, mode: .fill) else {
-                return nil
-            }
-            return ThumbnailKey(id: id, size: size)
-        }
+    /// Makes sure the next display frame runs a pass, and restarts the
+    /// frame hook if it was idle: after a setting changed, new content, or
+    /// (below iOS 18) a programmatic scroll without animation. Never runs a
+    /// pass itself, so calling it often costs nothing. O(1).
+    public func setNeedsUpdate() {
+        loop.wake(.request)
     }
 
     /// Stops moving cells and removes the controller from its scroll view.
     /// Cells keep their last placement.
     public func detach() {
-        frameObserver?.invalidate()
-        frameObserver = nil
+        link?.invalidate()
+        link = nil
+        loop.link = nil
+        marker?.removeFromSuperview()
+        marker = nil
         if let reduceMotionObserver { NotificationCenter.default.removeObserver(reduceMotionObserver) }
         reduceMotionObserver = nil
-        if let scrollView, scrollView.parallaxController === self {
+        guard let scrollView else { return }
+        gestureTarget.detach(from: scrollView)
+        if scrollView.parallaxController === self {
             objc_setAssociatedObject(scrollView, &AssociatedKey.controller, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         }
     }
 
-    /// Makes sure a pass runs soon (a setting changed, a cell's parallax
-    /// view was resized): the frame observer runs on the next turn of the
-    /// run loop, which this wakes.
-    func setNeedsUpdate() {
-        CFRunLoopWakeUp(CFRunLoopGetMain())
+    /// The exact placement for `view` now (a view resized inside an
+    /// animation block places itself with it).
+    func placement(for view: ParallaxView) -> ParallaxPlacement? {
+        guard let frame = host.frame(of: view) else { return nil }
+        let driver = loop.driver
+        return driver.scroller(for: host).placer(for: driver.window(for: host)).placement(forItemFrame: frame)
     }
 
-    private func frameWillCommit() {
-        guard let scrollView else {
-            detach()
-            return
+    /// The current placer (for loading's thumbnail sizes).
+    var placer: ParallaxScroller.Placer {
+        let driver = loop.driver
+        return driver.scroller(for: host).placer(for: driver.window(for: host))
+    }
+
+    func wake(_ reason: FrameActivity.Wake) {
+        if reason == .layout || reason == .window { host.layoutGeneration &+= 1 }
+        loop.wake(reason)
+    }
+
+    /// The pan gesture's target-action: every drag step wakes the hook, and a
+    /// release predicts where the fling lands.
+    fileprivate func panned(_ pan: UIPanGestureRecognizer) {
+        if pan.state == .ended, let scrollView {
+            fling = Self.prediction(for: scrollView, releaseVelocity: pan.velocity(in: scrollView),
+                                    axis: configuration.axis)
+        } else if pan.state == .began {
+            fling = nil
         }
-        guard scrollView.window != nil, !scrollView.isHidden else { return }
-        updateNow()
+        loop.wake(.gesture)
+    }
+
+    private static func prediction(for scrollView: UIScrollView, releaseVelocity: CGPoint,
+                                   axis: ScrollAxis) -> FlingPrediction? {
+        guard !scrollView.isPagingEnabled else { return nil }
+        let insets = scrollView.adjustedContentInset
+        let lower = axis == .vertical ? -insets.top : -insets.left
+        let upper = axis == .vertical
+            ? scrollView.contentSize.height + insets.bottom - scrollView.bounds.height
+            : scrollView.contentSize.width + insets.right - scrollView.bounds.width
+        // The finger's velocity: the content offset moves the other way.
+        return FlingPrediction(offset: axis.main(scrollView.contentOffset), velocity: -axis.main(releaseVelocity),
+                               rate: DecelerationRate(rawValue: scrollView.decelerationRate.rawValue),
+                               range: lower...max(lower, upper))
     }
 
     private static func inferredAxis(of scrollView: UIScrollView) -> ScrollAxis {
@@ -209,6 +248,31 @@ public final class ParallaxController {
             return .vertical
         }
     }
+
+    /// The pan gesture recognizer's target: an `NSObject` holding the
+    /// controller weakly. UIKit does not promise to retain a gesture
+    /// recognizer's targets, so the scroll view keeps this one (an
+    /// associated object) for as long as the recognizer can call it.
+    private final class GestureTarget: NSObject {
+        weak var controller: ParallaxController?
+
+        @MainActor func attach(to scrollView: UIScrollView) {
+            objc_setAssociatedObject(scrollView, key, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            scrollView.panGestureRecognizer.addTarget(self, action: #selector(panned(_:)))
+        }
+
+        @MainActor func detach(from scrollView: UIScrollView) {
+            scrollView.panGestureRecognizer.removeTarget(self, action: #selector(panned(_:)))
+            objc_setAssociatedObject(scrollView, key, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        /// A key of this target's own.
+        private var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+        @MainActor @objc func panned(_ pan: UIPanGestureRecognizer) {
+            controller?.panned(pan)
+        }
+    }
 }
 
 extension UIScrollView {
@@ -221,93 +285,5 @@ extension UIScrollView {
 @MainActor
 private enum AssociatedKey {
     static var controller: UInt8 = 0
-}
-
-/// A `UIScrollView` as `ParallaxDriver` sees it: its bounds, safe area,
-/// reading direction, and the visible views that conform to ``ParallaxCell``:
-/// cells, section headers and footers of collection and table views, or
-/// views anywhere in a plain scroll view's visible content.
-@MainActor
-final class ScrollViewHost: ParallaxScrollHost {
-    typealias Target = ParallaxView
-
-    private weak var scrollView: UIScrollView?
-    var supplementaryElementKinds = [UICollectionView.elementKindSectionHeader,
-                                     UICollectionView.elementKindSectionFooter]
-
-    init(scrollView: UIScrollView) {
-        self.scrollView = scrollView
-    }
-
-    /// The scroll view's bounds; zero once it is gone.
-    public var visibleBounds: CGRect { scrollView?.bounds ?? .zero }
-
-    /// The scroll view's safe area: the bars, the notch, the home indicator.
-    public var obscuredInsets: EdgeInsets {
-        guard let insets = scrollView?.safeAreaInsets else { return .zero }
-        return EdgeInsets(insets)
-    }
-
-    /// The scroll view's effective reading direction.
-    public var effectiveLayoutDirection: LayoutDirection {
-        scrollView?.effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
-    }
-
-    /// The system's Reduce Motion setting, read now.
-    public var isReduceMotionEnabled: Bool { UIAccessibility.isReduceMotionEnabled }
-
-    /// Calls `body` with the parallax view of every visible view conforming
-    /// to ``ParallaxCell`` and its frame in content coordinates (from its
-    /// centre and bounds, so a cell scaled for a highlight keeps its
-    /// parallax).
-    public func forEachParallaxTarget(_ body: (ParallaxView, CGRect) -> Void) {
-        guard let scrollView else { return }
-        switch scrollView {
-        case let collectionView as UICollectionView:
-            for cell in collectionView.visibleCells { visit(cell, in: scrollView, body) }
-            for kind in supplementaryElementKinds {
-                for view in collectionView.visibleSupplementaryViews(ofKind: kind) { visit(view, in: scrollView, body) }
-            }
-        case let tableView as UITableView:
-            for cell in tableView.visibleCells { visit(cell, in: scrollView, body) }
-            let sections = Set((tableView.indexPathsForVisibleRows ?? []).map(\.section))
-            for section in sections {
-                if let header = tableView.headerView(forSection: section) { visit(header, in: scrollView, body) }
-                if let footer = tableView.footerView(forSection: section) { visit(footer, in: scrollView, body) }
-            }
-        default:
-            // A plain scroll view: conforming views anywhere in its visible content (inside stack
-            // views, say), but not inside a nested scroll view, which has its own controller. Each
-            // child of a visible container is checked: O(views in visible containers).
-            let visible = scrollView.bounds
-            for subview in scrollView.subviews { visitTree(subview, in: scrollView, visible: visible, body) }
-        }
-    }
-
-    private func visitTree(_ view: UIView, in scrollView: UIScrollView, visible: CGRect,
-                           _ body: (ParallaxView, CGRect) -> Void) {
-        guard !view.isHidden, view.convert(view.bounds, to: scrollView).intersects(visible) else { return }
-        if view is any ParallaxCell {
-            visit(view, in: scrollView, body)
-        } else if !(view is UIScrollView) {
-            for subview in view.subviews { visitTree(subview, in: scrollView, visible: visible, body) }
-        }
-    }
-
-    private func visit(_ candidate: UIView, in scrollView: UIScrollView, _ body: (ParallaxView, CGRect) -> Void) {
-        guard let cell = candidate as? any ParallaxCell, !cell.isHidden else { return }
-        let view = cell.parallaxView
-        guard let superview = view.superview else { return }
-        // The centre and bounds, not `frame`: a cell scaled for a tap highlight keeps its parallax.
-        let centre = superview.convert(view.center, to: scrollView)
-        let size = view.bounds.size
-        body(view, CGRect(x: centre.x - size.width / 2, y: centre.y - size.height / 2,
-                          width: size.width, height: size.height))
-    }
-
-    /// Applies `placement` to `target`, which skips an unchanged one.
-    public func apply(_ placement: ParallaxPlacement, to target: ParallaxView) {
-        target.apply(placement)
-    }
 }
 #endif

@@ -143,10 +143,13 @@ public final class ParallaxImageView: ParallaxView {
         let contentSize: CGSize
         if let placement = placementForCurrentSize {
             contentSize = placement.contentSize
-        } else if enclosingParallaxController == nil {
-            contentSize = bounds.size
-        } else {
+        } else if let controller = enclosingParallaxController {
+            // Asks the controller's next frame for the placement (a cell that appeared without the scroll
+            // view moving, after a programmatic scroll or a reload, say).
+            controller.setNeedsUpdate()
             return
+        } else {
+            contentSize = bounds.size
         }
         let scale = max(traitCollection.displayScale, 1)
         // Called on every pass: when nothing changed, a comparison and a lookup, no key is made. Asks

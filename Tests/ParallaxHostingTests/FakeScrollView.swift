@@ -31,6 +31,12 @@ final class FakeScrollView: ParallaxScrollHost {
     var cells: [FakeCell] = []
     /// Runs after each `apply`, as a content-offset observer would.
     var onApply: ((FakeCell) -> Void)?
+    /// For the frame hook: whether it can be seen, its content size, its motion.
+    var visibility = FrameVisibility(isInWindow: true, visibleRect: CGRect(x: 0, y: 0, width: 390, height: 844))
+    var contentSize = CGSize(width: 390, height: 10_000)
+    var motion = FrameMotion.resting
+    /// Calls of `prepareFrame()` (the layout a frame finishes first).
+    var prepared = 0
 
     init(size: CGSize, contentOffset: CGPoint = .zero) {
         bounds = CGRect(origin: contentOffset, size: size)

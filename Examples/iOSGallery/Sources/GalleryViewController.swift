@@ -45,9 +45,10 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSource,
         view.addSubview(collectionView)
 
         let parallax = ParallaxController.attach(to: collectionView, effect: .gridDefault)
-        // Loading follows the viewport: what is on screen and where a fling lands load first.
-        parallax.followLoading(ViewportLoading(loader: store.loader)) { [store] index in
-            store.photos.indices.contains(index.item) ? store.photos[index.item] : nil
+        // Loading follows the viewport: what is on screen and where a fling lands load first. The closure
+        // is given this view controller (held weakly), so it captures nothing and cannot keep it alive.
+        parallax.followLoading(ViewportLoading(loader: store.loader), owner: self) { owner, index in
+            owner.store.photos.indices.contains(index.item) ? owner.store.photos[index.item] : nil
         }
 
         messageLabel.textColor = .lightGray
