@@ -21,8 +21,18 @@ struct MemoryReturnTests {
         #expect(statistics.memoryReturns == 1 && statistics.decodes == 1)
     }
 
+    @Test func aLoaderThatNeverIdlesGivesItBackEverySoManyDecodes() async throws {
+        // An idle moment would come only after an hour: every return here is the busy one.
+        let sizes = (1...5).map { (try? ThumbnailSize(width: 16 + $0, height: 12)) ?? ThumbnailSize.tiny }
+        let (loader, key) = Self.loader(.init(idleDelayBeforeReturningMemory: .seconds(3_600), decodesBetweenMemoryReturns: 2))
+        for size in sizes { _ = try await loader.image(for: ThumbnailKey(id: key.id, size: size)) }
+        let statistics = await loader.statistics { $0.memoryReturns == 2 }
+        #expect(statistics.decodes == 5 && statistics.memoryReturns == 2)
+    }
+
     @Test func aLoaderToldNotToKeepsItsMemory() async throws {
-        let (loader, key) = Self.loader(.init(returnsMemoryWhenIdle: false, idleDelayBeforeReturningMemory: .zero))
+        let (loader, key) = Self.loader(.init(returnsMemoryWhenIdle: false, idleDelayBeforeReturningMemory: .zero,
+                                              decodesBetweenMemoryReturns: 1))
         _ = try await loader.image(for: key)
         await loader.waitUntilIdle()
         // Never scheduled: nothing can come later.

@@ -14,7 +14,13 @@ import CGlibcMalloc
 /// against 430–530). A fixed mmap threshold (8 MiB) kept less still (peak
 /// 320 MiB in the session benchmark) but doubled the time to a full screen
 /// after a jump (1.15 s against 0.4–0.57 s: every large buffer is mapped and
-/// faulted in anew), so it is not set.
+/// faulted in anew), so it is not set. Measured again once progressive JPEGs
+/// at 1/8 scale no longer had coefficient buffers and fetched photos
+/// waiting for a decode were bounded: a 256 KiB threshold kept the peak at
+/// 415 MiB against 444 (20 cycles), but jumps still filled 100–300 ms later
+/// and a fast fling over HTTP showed 5.8 % blank tiles against 2.1 %
+/// (`parallax-gallery session`), so it is still not set; the loader's trims
+/// while busy (`decodesBetweenMemoryReturns`) keep growth flat instead.
 package enum AllocatorSettings {
     /// The arenas the gallery's threads share.
     package static let arenaCount: Int32 = 2

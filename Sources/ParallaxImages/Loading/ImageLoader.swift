@@ -413,7 +413,15 @@ public actor ImageLoader {
     /// Counts a job's result and keeps a current one in the caches.
     private func record(_ result: Result<LoadOutput, ImageLoadingError>, of job: LoadJob, for key: ThumbnailKey) {
         stats.count(result)
-        if case .success(let output) = result, output.wasDecoded { decodesSinceMemoryReturn += 1 }
+        if case .success(let output) = result, output.wasDecoded {
+            decodesSinceMemoryReturn += 1
+            // Busy for long (a long fling through a large library): give memory back without waiting for
+            // an idle moment that may not come.
+            if configuration.returnsMemoryWhenIdle, decodesSinceMemoryReturn >= configuration.decodesBetweenMemoryReturns {
+                decodesSinceMemoryReturn = 0
+                Task { await returnMemoryToSystem() }
+            }
+        }
         guard case .success(let output) = result, job.epoch == epoch else { return }
         memoryCache.insert(output.loaded.image, for: key)
         if output.wasDecoded, let fingerprint = output.fingerprint {
