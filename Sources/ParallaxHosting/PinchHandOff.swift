@@ -31,9 +31,9 @@ import ParallaxCore
 /// calls.
 ///
 /// Complexity: O(1) per call, no allocation.
-public struct PinchHandOff: Sendable, Hashable {
+public struct PinchHandOff: Sendable, Equatable {
     /// What is going on.
-    public enum Phase: Sendable, Hashable {
+    public enum Phase: Sendable, Equatable {
         /// The scroll view shows itself and scrolls.
         case idle
         /// The fingers are down: the overlay shows the pinch, the scroll
@@ -47,7 +47,7 @@ public struct PinchHandOff: Sendable, Hashable {
     }
 
     /// A request to move the scroll view.
-    public struct ScrollRequest: Sendable, Hashable {
+    public struct ScrollRequest: Sendable, Equatable {
         /// The content offset the scroll view must end at.
         public var target: CGPoint
         /// The content offset to ask the scrolling API for: the target,
@@ -69,7 +69,7 @@ public struct PinchHandOff: Sendable, Hashable {
     }
 
     /// What the caller must do after an event.
-    public enum Decision: Sendable, Hashable {
+    public enum Decision: Sendable, Equatable {
         /// Nothing: keep the overlay.
         case wait
         /// Ask the scroll view for `ScrollRequest.requested`; keep the overlay.
