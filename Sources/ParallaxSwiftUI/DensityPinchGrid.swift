@@ -19,54 +19,86 @@ import SwiftUI
 ///     @State private var columns = 3
 ///
 ///     DensityPinchGrid(photos, columns: $columns) { photo in
-///         ParallaxImage(photo.thumbnail)
+///         ParallaxLoadedImage(photo.id, label: Text(photo.title))
 ///     }
 ///
 /// The geometry is ``ParallaxHosting``'s `ColumnPinch`, the same that
 /// drives UIKit's `DensityPinchGesture` and the Linux gallery. Only public
-/// SwiftUI is used: a `ScrollView` holds the cells of its visible rows
-/// (laid out by a `GridLayout`, so a frame costs O(visible items)); while a
-/// pinch runs, an overlay draws the interpolated frames and the scroll view
-/// waits underneath; when it comes to rest the scroll view is moved to the
-/// offset that keeps the photo in place (`ScrollViewReader.scrollTo` of a
-/// marker placed at that offset), and shown again. `MagnifyGesture`, which
-/// reports where the fingers came down, needs iOS 17 or macOS 14.
+/// SwiftUI is used:
+/// - **At rest** a `ScrollView` holds the cells of a band of content
+///   around the visible rows (`ScrollBand`: the visible rows and a quarter
+///   screen either side, snapped to quarter screens). Only the band is
+///   state; the scroll offset is read with `onGeometryChange(for:of:action:)`
+///   into a reference no view observes. So scrolling rebuilds the cells a
+///   few times a screen, not every frame, and a frame costs O(visible
+///   items). Cells are keyed by their element's `id`, so their state and
+///   tasks follow their photo across inserts and deletes.
+/// - **While a pinch runs** (and settles), an overlay draws the
+///   interpolated frames and the scroll view waits underneath, hidden and
+///   unable to scroll. Each overlay cell is told where it is in the
+///   viewport (an environment value), so parallax inside it follows its
+///   frame and matches the scroll view's at both ends, instead of
+///   snapping to rest.
+/// - **When it comes to rest** the scroll view is sent to the offset that
+///   keeps the photo in place (iOS 18: a `ScrollPosition` scrolled to the
+///   point; before: `ScrollViewReader.scrollTo` of a marker), within what
+///   its insets let it rest at, and the overlay stays until the scroll
+///   view *reports* that offset (`PinchHandOff`), so the hand-off never
+///   shows the old offset for a frame.
 ///
-/// Parallax views inside the cells measure themselves against the scroll
-/// view as usual; during the pinch itself they rest.
+/// It reads the layout direction (right to left fills rows from the
+/// right) and offers VoiceOver's zoom gesture (`accessibilityZoomAction`):
+/// zooming in shows fewer, larger photos, zooming out more.
+/// `MagnifyGesture`, which reports where the fingers came down, needs
+/// iOS 17 or macOS 14.
+///
+/// Complexity: O(items in the band) per rebuild, a few times a screen of
+/// scrolling; O(visible items) per frame of a pinch.
 @available(iOS 17, macOS 14, *)
 @MainActor
 public struct DensityPinchGrid<Data: RandomAccessCollection, Cell: View>: View
 where Data.Element: Identifiable, Data.Index == Int {
-    private let data: Data
-    @Binding private var columns: Int
-    private let range: ClosedRange<Int>
-    private let configuration: GridConfiguration
-    private let cell: (Data.Element) -> Cell
+    let data: Data
+    @Binding var columns: Int
+    let range: ClosedRange<Int>
+    /// The configuration as given; ``configuration`` adds the reading direction.
+    let baseConfiguration: GridConfiguration
+    let cell: (Data.Element) -> Cell
 
-    @State private var scroll = ParallaxScrollGeometry()
-    @State private var pinch: ColumnPinch?
-    @State private var pinchStart: Date?
-    /// Where the scroll view must go once a pinch has come to rest.
-    @State private var restingOffset: CGPoint?
+    @Environment(\.layoutDirection) var layoutDirection
+
+    /// The band of content the resting grid builds cells for; `nil` until
+    /// the scroll view first reports.
+    @State var band: ScrollBand?
+    /// Where the scroll view is, kept outside any view's dependencies.
+    @State var readout = GridScrollReadout()
+    @State var pinch: ColumnPinch?
+    /// When the settle under way started, on the overlay timeline's clock.
+    @State var settleStart: Date?
+    /// When the overlay goes and where the scroll view is sent.
+    @State var handOff = PinchHandOff()
     /// The grid the last pinch came to rest on (the photo that was under
     /// the fingers in the column under them), and what it was built for.
-    @State private var rested: Rested?
+    @State var rested: RestedGrid?
     /// The size the pinch under way was begun at.
-    @State private var pinchSize: CGSize = .zero
+    @State var pinchSize: CGSize = .zero
+    /// Whether the magnify gesture is recognised now: it falls back to
+    /// `false` when the system cancels the gesture, which calls no `onEnded`.
+    @GestureState var isMagnifying = false
 
     /// A grid of `data`, `columns` columns wide (kept within `range`, and
     /// written back when a pinch settles on another count), each item drawn
     /// by `cell` at its frame. `configuration` gives margins and spacing;
     /// its column setting is replaced by the count (one column is
-    /// `GridConfiguration.list`).
+    /// `GridConfiguration.list`) and its reading direction by the
+    /// environment's.
     public init(_ data: Data, columns: Binding<Int>, range: ClosedRange<Int> = 1...8,
                 configuration: GridConfiguration = .grid, @ViewBuilder cell: @escaping (Data.Element) -> Cell) {
         self.data = data
         self._columns = columns
         let lower = max(range.lowerBound, 1)
         self.range = lower...max(range.upperBound, lower)
-        self.configuration = configuration
+        self.baseConfiguration = configuration
         self.cell = cell
     }
 
@@ -76,29 +108,45 @@ where Data.Element: Identifiable, Data.Index == Int {
             let layout = restingLayout(size: size)
             ScrollViewReader { proxy in
                 ScrollView {
-                    grid(layout, visible: CGRect(origin: scroll.contentOffset, size: size))
-                        .onParallaxScrollGeometryChange { scroll = $0 }
+                    restingGrid(layout, size: size)
+                        .reportingGridScroll(offset: { reported(offset: $0) },
+                                             band: { if band != $0 { band = $0 } })
+                        .background(InsetsReporter(readout: readout))
                 }
+                .scrollDisabled(!handOff.allowsScrolling)
                 .parallaxScrollContainer()
-                .opacity(pinch == nil ? 1 : 0)
-                .overlay { if pinch != nil { pinchOverlay(size: size) } }
-                // Simultaneous: one finger still scrolls; two pinch (the scroll view is hidden meanwhile).
+                .opacity(handOff.showsOverlay ? 0 : 1)
+                .accessibilityHidden(handOff.showsOverlay)
+                .overlay { if handOff.showsOverlay { pinchOverlay(size: size, layout: layout) } }
+                // Simultaneous: one finger scrolls; two pinch (scrolling is disabled meanwhile).
                 .simultaneousGesture(magnify(size: size))
-                .onChange(of: restingOffset) { _, offset in
-                    guard offset != nil else { return }
-                    proxy.scrollTo(RestingMarker.id, anchor: .topLeading)
-                    restingOffset = nil
+                .onChange(of: isMagnifying) { _, magnifying in
+                    if !magnifying { endPinch(velocity: 0, cancelled: false) }   // a cancelled gesture settles as a still release
                 }
+                .modifier(GridScrollRequester(ask: GridScrollAsk(handOff.request), markerID: RestingMarker.id,
+                                              proxy: proxy))
+                .accessibilityZoomAction { action in zoom(action.direction, size: size) }
             }
         }
+        // Frames and the gesture's locations are left to right; the layout mirrors itself (see `configuration`).
+        .environment(\.layoutDirection, .leftToRight)
     }
 
     // MARK: At rest
 
+    /// The configuration the layouts are built with: the one given, in the
+    /// environment's reading direction.
+    var configuration: GridConfiguration {
+        var configuration = baseConfiguration
+        configuration.layoutDirection = ParallaxCore.LayoutDirection(layoutDirection)
+        return configuration
+    }
+
     /// The grid of the resting column count for `size`; empty when it
     /// cannot be built (a zero size before the first layout pass).
-    private func restingLayout(size: CGSize) -> ParallaxLayout.GridLayout {
+    func restingLayout(size: CGSize) -> ParallaxLayout.GridLayout {
         let count = min(max(columns, range.lowerBound), range.upperBound)
+        let configuration = self.configuration
         if let rested, rested.columns == count, rested.itemCount == data.count, rested.size == size,
            rested.configuration == configuration {
             return rested.layout
@@ -108,147 +156,78 @@ where Data.Element: Identifiable, Data.Index == Int {
     }
 
     /// Remembers the grid `settled` came to rest on, for `size`.
-    private func remember(_ settled: ColumnPinch, size: CGSize) {
+    func remember(_ settled: ColumnPinch, size: CGSize) {
         guard let layout = try? settled.restingLayout(containerSize: size, itemCounts: [data.count]) as? ParallaxLayout.GridLayout
         else { return }
-        rested = Rested(layout: layout, columns: settled.columns, itemCount: data.count, size: size,
-                        configuration: configuration)
+        rested = RestedGrid(layout: layout, columns: settled.columns, itemCount: data.count, size: size,
+                            configuration: configuration)
     }
 
-    private static var empty: ParallaxLayout.GridLayout {
+    static var empty: ParallaxLayout.GridLayout {
         // A list of no items always builds: the configuration is valid and there is nothing to place.
         try! ParallaxLayout.GridLayout(configuration: .list, itemCount: 0, containerSize: .zero)
     }
 
     /// The grid of `columns` fixed columns (the list for one) with the
-    /// margins and spacing of `configuration`.
-    private static func makeLayout(columns: Int, configuration: GridConfiguration, count: Int,
-                                   size: CGSize) throws(LayoutError) -> ParallaxLayout.GridLayout {
-        var configuration = columns <= 1 ? GridConfiguration.list : configuration
-        if columns > 1 { configuration.columns = .fixed(columns) }
-        return try ParallaxLayout.GridLayout(configuration: configuration, itemCount: count, containerSize: size)
+    /// margins, spacing and direction of `configuration`.
+    static func makeLayout(columns: Int, configuration: GridConfiguration, count: Int,
+                           size: CGSize) throws(LayoutError) -> ParallaxLayout.GridLayout {
+        var built = columns <= 1 ? GridConfiguration.list : configuration
+        if columns > 1 { built.columns = .fixed(columns) }
+        built.layoutDirection = configuration.layoutDirection
+        return try ParallaxLayout.GridLayout(configuration: built, itemCount: count, containerSize: size)
     }
 
-    /// The cells visible in `visible` (content coordinates), placed at their
-    /// frames in content the size of the layout, plus the marker a settled
-    /// pinch scrolls to.
-    private func grid(_ layout: ParallaxLayout.GridLayout, visible: CGRect) -> some View {
-        var shown: [PlacedItem] = []
-        layout.forEachItem(in: visible.insetBy(dx: 0, dy: -visible.height / 2)) { index, frame in
-            if index.item < data.count { shown.append(PlacedItem(item: index.item, frame: frame)) }
-        }
-        let marker = restingOffset ?? .zero
+    /// The cells of the band, placed at their frames in content the size
+    /// of the layout, plus the marker a hand-off scrolls to before iOS 18.
+    func restingGrid(_ layout: ParallaxLayout.GridLayout, size: CGSize) -> some View {
+        let band = self.band ?? ScrollBand(visible: CGRect(origin: readout.contentOffset, size: size), axis: .vertical,
+                                           contentExtent: layout.contentSize.height)
+        let cells = placedCells(of: layout, in: band.rect(in: layout.contentSize, axis: .vertical))
+        // The marker's top-left corner goes where the safe area's does.
+        let marker = handOff.request.map {
+            CGPoint(x: $0.requested.x + readout.insets.left, y: $0.requested.y + readout.insets.top)
+        } ?? .zero
         return ZStack(alignment: .topLeading) {
             // Padding, not an offset: the marker's layout frame is what `scrollTo` aligns.
             Color.clear.frame(width: 1, height: 1).id(RestingMarker.id)
                 .padding(.leading, max(marker.x, 0)).padding(.top, max(marker.y, 0))
-            ForEach(shown, id: \.item) { placed in
-                cell(data[data.startIndex + placed.item])
-                    .frame(width: placed.frame.width, height: placed.frame.height)
-                    .clipped()
-                    .position(x: placed.frame.midX, y: placed.frame.midY)
+                .accessibilityHidden(true)
+            ForEach(cells) { placed in
+                cellView(placed, at: placed.frame)
             }
         }
         .frame(width: max(layout.contentSize.width, 0), height: max(layout.contentSize.height, 0), alignment: .topLeading)
     }
 
-    // MARK: Pinching
-
-    private func magnify(size: CGSize) -> some Gesture {
-        MagnifyGesture()
-            .onChanged { value in
-                if pinch == nil || pinchStart != nil { begin(at: value.startLocation, size: size) }
-                pinch?.change(scale: value.magnification, focus: value.startLocation)
-            }
-            .onEnded { value in
-                pinch?.end(scaleVelocity: value.velocity, at: 0)
-                pinchStart = Date()
-            }
+    /// The cells of `layout` in `rect`, keyed by their elements' ids.
+    func placedCells(of layout: some ItemLayout, in rect: CGRect) -> [PlacedCell<Data.Element.ID>] {
+        let data = self.data
+        return PlacedCell.cells(of: layout, in: rect, itemCount: data.count) { data[data.startIndex + $0].id }
     }
 
-    /// The fingers came down at `focus` (the scroll view's coordinates).
-    private func begin(at focus: CGPoint, size: CGSize) {
-        // A pinch that begins while the last one settles: that one rests at once, where it was heading.
-        // (Locals, not the state just written: a state's new value may only be read on the next update.)
-        var restingColumns = columns, offset = scroll.contentOffset
-        var shown = restingLayout(size: size)
-        if var settling = pinch, let rest = settling.finishSettling() {
-            restingColumns = settling.columns
-            offset = rest
-            columns = restingColumns
-            scroll.contentOffset = rest
-            restingOffset = rest
-            remember(settling, size: pinchSize)
-            if pinchSize == size, let layout = try? settling.restingLayout(containerSize: size, itemCounts: [data.count])
-                as? ParallaxLayout.GridLayout {
-                shown = layout
-            }
-        }
-        let configuration = self.configuration
-        let shownColumns = restingColumns, shownCount = data.count
-        // It begins on the grid shown, which an earlier pinch may have aligned.
-        var columnPinch = ColumnPinch(columns: restingColumns, range: range) { n, size, counts throws(LayoutError) in
-            if n == shownColumns, counts == [shownCount], size == shown.containerSize { return shown }
-            return try Self.makeLayout(columns: n, configuration: configuration, count: counts.first ?? 0, size: size)
-        }
-        let viewport = ScrollViewport(size: size, contentOffset: offset)
-        let began = columnPinch.begin(viewport: viewport, focus: focus, containerSize: size, itemCounts: [data.count])
-        pinch = began ? columnPinch : nil
-        pinchSize = size
-        pinchStart = nil
-    }
-
-    /// The interpolated cells while a pinch runs or settles, in the scroll
-    /// view's coordinates; each display frame of a settle moves the spring on.
-    private func pinchOverlay(size: CGSize) -> some View {
-        TimelineView(.animation(paused: pinchStart == nil)) { timeline in
-            let offset = pinch?.contentOffset ?? .zero
-            let shown = pinchItems()
-            ZStack(alignment: .topLeading) {
-                ForEach(shown, id: \.item) { placed in
-                    cell(data[data.startIndex + placed.item])
-                        .frame(width: placed.frame.width, height: placed.frame.height)
-                        .clipped()
-                        .position(x: placed.frame.midX - offset.x, y: placed.frame.midY - offset.y)
-                }
-            }
-            .frame(width: size.width, height: size.height, alignment: .topLeading)
+    /// One cell at `frame`, in the environment's reading direction inside.
+    func cellView(_ placed: PlacedCell<Data.Element.ID>, at frame: CGRect) -> some View {
+        cell(data[data.startIndex + placed.index])
+            .environment(\.layoutDirection, layoutDirection)
+            .environment(\.parallaxItemIndex, ItemIndex(item: placed.index))
+            .frame(width: frame.width, height: frame.height)
             .clipped()
-            .onChange(of: timeline.date) { _, date in advanceSettle(to: date) }
-        }
+            .position(x: frame.midX, y: frame.midY)
     }
 
-    private func pinchItems() -> [PlacedItem] {
-        var shown: [PlacedItem] = []
-        pinch?.forEachItem { index, frame in
-            if index.item < data.count { shown.append(PlacedItem(item: index.item, frame: frame)) }
-        }
-        return shown
-    }
-
-    /// Moves a settle to `date`; once it rests, the scroll view takes over
-    /// at the count and offset it chose.
-    private func advanceSettle(to date: Date) {
-        guard var columnPinch = pinch, let start = pinchStart else { return }
-        var resting = columnPinch                               // to ask where it rests, once it does
-        if columnPinch.advance(to: date.timeIntervalSince(start)) {
-            pinch = columnPinch
-            return
-        }
-        if let offset = resting.finishSettling() {
-            scroll.contentOffset = offset
-            restingOffset = offset
-        }
-        remember(columnPinch, size: pinchSize)
-        columns = columnPinch.columns
-        pinch = nil
-        pinchStart = nil
+    /// The scroll view reported `offset` (once a scrolled frame): kept
+    /// where no view reads it, and checked against a hand-off under way.
+    func reported(offset: CGPoint) {
+        readout.contentOffset = offset
+        readout.hasReported = true
+        if handOff.request != nil { _ = handOff.observe(reported: offset) }
     }
 }
 
 /// The grid a pinch came to rest on, and the column count, item count,
 /// size and settings it holds for (other settings get a grid of their own).
-private struct Rested {
+struct RestedGrid {
     var layout: ParallaxLayout.GridLayout
     var columns: Int
     var itemCount: Int
@@ -256,15 +235,22 @@ private struct Rested {
     var configuration: GridConfiguration
 }
 
-/// One cell to draw: its position in the data and its frame.
-private struct PlacedItem {
-    var item: Int
-    var frame: CGRect
+/// The id of the marker a settled pinch scrolls to before iOS 18.
+enum RestingMarker {
+    static let id = "ParallaxKit.DensityPinchGrid.resting"
 }
 
-/// The id of the marker a settled pinch scrolls to.
-private enum RestingMarker {
-    static let id = "ParallaxKit.DensityPinchGrid.resting"
+/// Keeps the insets ``SwiftUI/View/parallaxScrollContainer()`` measures
+/// (the one source of bar insets for the grid and its parallax views) in
+/// the grid's readout, for the hand-off's resting range.
+@available(iOS 17, macOS 14, *)
+private struct InsetsReporter: View {
+    let readout: GridScrollReadout
+    @Environment(\.parallaxObscuredInsets) private var insets
+
+    var body: some View {
+        Color.clear.onChange(of: insets, initial: true) { _, insets in readout.insets = insets }
+    }
 }
 #endif
 #endif

@@ -8,5 +8,7 @@ import ParallaxHosting
 /// loop period plus a viewport when it loops; the viewport across it), and
 /// the loop period when it loops (draw one period, then a copy of its first
 /// viewport: the background wraps the offset so the seam never shows).
-public typealias ParallaxBackgroundLayer = LayerPlacement
+/// Not the offset: the background moves the art itself, so the art is not
+/// built again while scrolling.
+public typealias ParallaxBackgroundLayer = LayerArt
 #endif

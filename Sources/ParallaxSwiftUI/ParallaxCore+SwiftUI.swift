@@ -61,6 +61,13 @@ extension ParallaxScroller {
         viewport.map { ParallaxWindow.unobscured.rect(in: $0, obscured: obscured, axis: axis) }
     }
 
+    /// The placement of an item whose frame and viewport are given by `pin`
+    /// (``DensityPinchGrid``'s cells while it pinches), the `obscured` edges
+    /// taken out of the viewport as for a measured item.
+    func placement(pinnedAt pin: ParallaxPin, obscured: ParallaxCore.EdgeInsets) -> ParallaxPlacement {
+        placement(forMeasuredFrame: pin.itemFrame, in: window(pin.viewport, obscured: obscured))
+    }
+
     /// Whether the content's size depends on the viewport, not only on the
     /// item: true for the rate (window) effects, whose content is at least
     /// viewport-sized (see `ParallaxEffect`); depth content is the item plus

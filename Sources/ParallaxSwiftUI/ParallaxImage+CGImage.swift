@@ -35,11 +35,14 @@ extension ParallaxImage {
     /// A picture from the ParallaxImages pipeline (an `ImageLoader` result)
     /// that fills the view with parallax.
     ///
-    /// Each call copies the pixels into a new `CGImage`, and SwiftUI may
-    /// rebuild a view every time its parent's body runs. For a list, convert
-    /// each picture once when it arrives (`makeCGImage()`), keep the
-    /// `CGImage` or `Image` in the model, and use the initializer that takes
-    /// it. An empty image shows nothing.
+    /// The pixels become a `CGImage` once per picture, however often
+    /// SwiftUI makes the view again: the conversion is kept by the
+    /// picture's identity (its pixel buffer, shared by every copy) in a
+    /// bounded cache. Keep the pictures where the pipeline keeps them (its
+    /// memory cache) rather than in your model: ``ParallaxLoadedImage``
+    /// loads a cell's photo when the cell appears and cancels it when it
+    /// leaves, as UIKit's `ParallaxImageView` does. An empty image shows
+    /// nothing.
     ///
     /// - Parameters:
     ///   - pixelImage: the decoded picture, already upright (the decoder
@@ -53,7 +56,7 @@ extension ParallaxImage {
         _ pixelImage: PixelImage, label: Text? = nil,
         effect: ParallaxEffect = .default, axis: ScrollAxis = .vertical, intensity: CGFloat = 1
     ) {
-        if let cgImage = pixelImage.makeCGImage() {
+        if let cgImage = PixelPictures.cgImage(of: pixelImage) {
             self.init(cgImage, label: label, effect: effect, axis: axis, intensity: intensity)
         } else {
             self.init(optionalImage: nil, effect: effect, axis: axis, intensity: intensity)
@@ -67,9 +70,11 @@ extension ParallaxImage {
     /// Apple Photos shows a blurred version first.
     ///
     /// ```swift
-    /// ParallaxImage(model.thumbnails[photo.id], preview: .thumbHash(photo.thumbhash))
+    /// ParallaxImage(loaded, preview: .thumbHash(photo.thumbhash))
     ///     .frame(height: 220)
     /// ```
+    ///
+    /// (``ParallaxLoadedImage`` does this for a photo the pipeline loads.)
     ///
     /// Each preview is rendered once (32 px, tens of microseconds) and
     /// kept for the next time the view is made. Neither: nothing is shown.
@@ -100,10 +105,10 @@ private enum PreviewPictures {
             return nil
         }
         let key = ThumbnailKey(id: ImageID(hash.base64), size: size)
-        if let image = rendered.image(for: key) { return image.makeCGImage() }
+        if let image = rendered.image(for: key) { return PixelPictures.cgImage(of: image) }
         let image = hash.render(maximumSide: PreviewStore.renderedSide)
         rendered.insert(image, for: key)
-        return image.makeCGImage()
+        return PixelPictures.cgImage(of: image)
     }
 }
 #endif

@@ -32,7 +32,9 @@ import SwiftUI
 /// It follows the environment: no motion under Reduce Motion (the picture
 /// keeps its size), anchors mirrored for horizontal scrolling right to left.
 /// On iOS 17, macOS 14, tvOS 17 and later the motion is a visual effect,
-/// evaluated at render time without state or layout. Before that the view
+/// evaluated at render time without state or layout: the picture is laid
+/// out from the item alone, and a window effect's viewport-long content is
+/// reached by scaling it there. Before that the view
 /// reads its frame in the coordinate space of
 /// ``SwiftUI/View/parallaxScrollContainer()``, which the scroll view then
 /// needs; without it the picture stays at rest.
@@ -48,6 +50,7 @@ public struct ParallaxImage: View {
     @Environment(\.layoutDirection) private var layoutDirection
     @Environment(\.parallaxViewportSize) private var viewportSize
     @Environment(\.parallaxObscuredInsets) private var obscuredInsets
+    @Environment(\.parallaxPin) private var pin
 
     /// An image that fills the view with parallax.
     ///
@@ -69,27 +72,32 @@ public struct ParallaxImage: View {
     }
 
     /// The picture scaled to fill the placement's content frame, moved by its
-    /// offset and clipped to the view's bounds.
+    /// offset and clipped to the view's bounds: one accessibility element
+    /// the size of that frame.
     public var body: some View {
         let scroller = ParallaxScroller(effect: effect, axis: axis, intensity: intensity,
                                         environmentDirection: layoutDirection, reduceMotion: reduceMotion)
         #if canImport(SwiftUI, _version: 5.0)
         if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
-            let obscured = obscuredInsets
+            let obscured = obscuredInsets, pin = self.pin
             GeometryReader { proxy in
-                // Depth content depends on the item alone; only a window
-                // effect reads the scroll view here, for its size.
-                let viewport = scroller.contentSizeDependsOnViewport
-                    ? scroller.window(proxy.bounds(of: .scrollView(axis: axis.swiftUIAxis)), obscured: obscured) : nil
-                let item = CGRect(origin: .zero, size: proxy.size)
-                picture(sized: scroller.placement(forMeasuredFrame: item, in: viewport).contentSize, in: proxy.size)
+                // Laid out from the item alone, so layout never depends on the scroll position: depth
+                // content is the item plus its overscan; a window effect's viewport-long content is
+                // reached at render time below, by scaling, where the viewport is read.
+                let laidOut = scroller.placement(forMeasuredFrame: CGRect(origin: .zero, size: proxy.size), in: nil)
+                    .contentSize
+                picture(sized: laidOut, in: proxy.size)
                     .visualEffect { content, geometry in
-                        let offset = scroller.placement(of: geometry, obscured: obscured).offset
-                        return content.offset(x: offset.x, y: offset.y)
+                        let placement = pin.map { scroller.placement(pinnedAt: $0, obscured: obscured) }
+                            ?? scroller.placement(of: geometry, obscured: obscured)
+                        return content
+                            .scaleEffect(fillingScale(from: laidOut, to: placement.contentSize))
+                            .offset(x: placement.offset.x, y: placement.offset.y)
                     }
             }
             .clipped()
-            .contentShape(Rectangle())                           // taps and VoiceOver: the frame, not the overscan
+            .contentShape(Rectangle())                           // taps: the frame, not the overscan
+            .accessibilityElement(children: .combine)            // VoiceOver: the frame too, never a neighbour's
             .environment(\.layoutDirection, .leftToRight)     // as in `measuredBody`
         } else {
             measuredBody(scroller)
@@ -100,17 +108,20 @@ public struct ParallaxImage: View {
     }
 
     /// The view before iOS 17: the frame in the container's coordinate
-    /// space, read on every scroll, positions the picture.
+    /// space, read in layout as the scroll view moves (a `GeometryReader`,
+    /// no state), positions the picture.
     private func measuredBody(_ scroller: ParallaxScroller) -> some View {
         GeometryReader { proxy in
-            let placement = scroller.placement(
-                forMeasuredFrame: proxy.frame(in: ParallaxScrollContainer.coordinateSpace),
-                in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets))
+            let placement = pin.map { scroller.placement(pinnedAt: $0, obscured: obscuredInsets) }
+                ?? scroller.placement(
+                    forMeasuredFrame: proxy.frame(in: ParallaxScrollContainer.coordinateSpace),
+                    in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets))
             picture(sized: placement.contentSize, in: proxy.size)
                 .offset(x: placement.offset.x, y: placement.offset.y)
         }
         .clipped()
         .contentShape(Rectangle())
+        .accessibilityElement(children: .combine)
         // Placed left to right, like the frames the placement comes from
         // (the core mirrors right-to-left anchors itself).
         .environment(\.layoutDirection, .leftToRight)
@@ -126,5 +137,14 @@ public struct ParallaxImage: View {
             .frame(width: contentSize.width, height: contentSize.height)
             .frame(width: itemSize.width, height: itemSize.height)
     }
+}
+
+/// The uniform scale that makes a picture filling `laidOut` fill
+/// `target` as well (both centred on the item): 1 when they are equal,
+/// as for depth, which is laid out at its content size.
+private func fillingScale(from laidOut: CGSize, to target: CGSize) -> CGFloat {
+    guard laidOut.width > 0, laidOut.height > 0 else { return 1 }
+    let scale = max(target.width / laidOut.width, target.height / laidOut.height)
+    return scale.isFinite && scale > 0 ? scale : 1
 }
 #endif

@@ -31,7 +31,9 @@ extension View {
     /// later it is a visual effect, evaluated per frame at render time
     /// without state or layout. Before that the view measures its frame in
     /// the coordinate space of ``SwiftUI/View/parallaxScrollContainer()``,
-    /// which the scroll view then needs; without it the content stays at rest.
+    /// which the scroll view then needs (without it the content stays at
+    /// rest), with a `GeometryReader` around the content and no state; the
+    /// view then takes the size offered to it.
     ///
     /// - Parameters:
     ///   - effect: how the content moves; depth of 30 pt by default.
@@ -53,19 +55,21 @@ struct ParallaxModifier: ViewModifier {
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
     @Environment(\.layoutDirection) private var layoutDirection
     @Environment(\.parallaxObscuredInsets) private var obscuredInsets
+    @Environment(\.parallaxPin) private var pin
 
     func body(content: Content) -> some View {
         let scroller = ParallaxScroller(effect: effect, axis: axis, intensity: intensity,
                                         environmentDirection: layoutDirection, reduceMotion: reduceMotion)
         #if canImport(SwiftUI, _version: 5.0)
         if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
-            let obscured = obscuredInsets
+            let obscured = obscuredInsets, pin = self.pin
             // Applied left to right, like the geometry it comes from (see
             // `MeasuredParallaxModifier`).
             content
                 .environment(\.layoutDirection, layoutDirection)
                 .visualEffect { view, geometry in
-                    let offset = scroller.placement(of: geometry, obscured: obscured).offset
+                    let offset = (pin.map { scroller.placement(pinnedAt: $0, obscured: obscured) }
+                        ?? scroller.placement(of: geometry, obscured: obscured)).offset
                     return view.offset(x: offset.x, y: offset.y)
                 }
                 .environment(\.layoutDirection, .leftToRight)
@@ -78,9 +82,14 @@ struct ParallaxModifier: ViewModifier {
     }
 }
 
-/// Parallax before iOS 17: the view's frame, measured in the coordinate
-/// space of ``SwiftUI/View/parallaxScrollContainer()`` and kept as state,
-/// offsets the content. (SwiftUI had no render-time geometry then.)
+/// Parallax before iOS 17: the view's frame, read in the coordinate space
+/// of ``SwiftUI/View/parallaxScrollContainer()`` by a `GeometryReader`
+/// around the content, offsets the content in the same layout pass. No
+/// state is written (a state written from a measurement is applied an
+/// update later: a frame behind the scroll, and a second update per item
+/// per frame); the reader's closure alone runs again as the scroll view
+/// moves. The reader takes the size offered to it, as the documented use
+/// (content that fills a frame the caller gives) does anyway.
 struct MeasuredParallaxModifier: ViewModifier {
     var scroller: ParallaxScroller
     /// The environment's direction, restored for the content (see below).
@@ -88,40 +97,28 @@ struct MeasuredParallaxModifier: ViewModifier {
 
     @Environment(\.parallaxViewportSize) private var viewportSize
     @Environment(\.parallaxObscuredInsets) private var obscuredInsets
-    @State private var itemFrame: CGRect?
+    @Environment(\.parallaxPin) private var pin
 
     func body(content: Content) -> some View {
-        let offset = scroller.placement(
-            forMeasuredFrame: itemFrame,
-            in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets)
-        ).offset
-        content
-            .environment(\.layoutDirection, layoutDirection)
-            .offset(x: offset.x, y: offset.y)
-            // SwiftUI lays out right to left by flipping each view's position
-            // within its parent, so frames read left to right in every
-            // direction, and the core mirrors right-to-left anchors itself:
-            // the offset is applied left to right too. The content keeps its
-            // own direction inside.
-            .environment(\.layoutDirection, .leftToRight)
-            // A background after the offset stays where the view's frame is,
-            // so the measurement never sees its own result.
-            .background(
-                GeometryReader { proxy in
-                    Color.clear.preference(key: ItemFrameKey.self,
-                                           value: proxy.frame(in: ParallaxScrollContainer.coordinateSpace))
-                }
-                .onPreferenceChangeOnMainActor(ItemFrameKey.self) { itemFrame = $0 }
-            )
-    }
-}
-
-/// Carries a parallax view's frame from its background to its modifier.
-private struct ItemFrameKey: PreferenceKey {
-    static let defaultValue: CGRect? = nil
-
-    static func reduce(value: inout CGRect?, nextValue: () -> CGRect?) {
-        value = value ?? nextValue()
+        GeometryReader { proxy in
+            let offset = (pin.map { scroller.placement(pinnedAt: $0, obscured: obscuredInsets) }
+                ?? scroller.placement(
+                    forMeasuredFrame: proxy.frame(in: ParallaxScrollContainer.coordinateSpace),
+                    in: scroller.window(viewportSize.map { CGRect(origin: .zero, size: $0) }, obscured: obscuredInsets)
+                )).offset
+            content
+                .environment(\.layoutDirection, layoutDirection)
+                .frame(width: proxy.size.width, height: proxy.size.height)
+                // The reader's frame does not move with the offset, so the
+                // measurement never sees its own result.
+                .offset(x: offset.x, y: offset.y)
+        }
+        // SwiftUI lays out right to left by flipping each view's position
+        // within its parent, so frames read left to right in every
+        // direction, and the core mirrors right-to-left anchors itself:
+        // the offset is applied left to right too. The content keeps its
+        // own direction inside.
+        .environment(\.layoutDirection, .leftToRight)
     }
 }
 #endif

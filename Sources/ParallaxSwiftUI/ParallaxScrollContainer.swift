@@ -45,7 +45,7 @@ struct ParallaxScrollContainer: ViewModifier {
     /// The coordinate space parallax views measure their frames in before
     /// iOS 17: the scroll view's visible rectangle, origin at its top-left
     /// corner, so the viewport is `(0, 0, viewportSize)`.
-    static var coordinateSpace: CoordinateSpace { .named(CoordinateSpaceName()) }
+    nonisolated static var coordinateSpace: CoordinateSpace { .named(CoordinateSpaceName()) }
 
     @State private var viewportSize: CGSize?
     @State private var obscuredInsets = ParallaxCore.EdgeInsets.zero

@@ -2,6 +2,7 @@
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
+import ParallaxCore
 import SwiftUI
 
 extension View {
@@ -11,11 +12,11 @@ extension View {
     /// Apply it to the scroll view's content: the one view directly inside
     /// the `ScrollView`, whose frame is the scrolling content.
     ///
-    ///     @State private var scroll = ParallaxScrollGeometry()
-    ///
     ///     ScrollView(.horizontal) {
     ///         HStack { ... }
-    ///             .onParallaxScrollGeometryChange { scroll = $0 }
+    ///             .onParallaxScrollGeometryChange { geometry in
+    ///                 model.progress = geometry.distanceFromStart(along: .horizontal)
+    ///             }
     ///     }
     ///     .parallaxScrollContainer()      // needed before iOS 17 only
     ///
@@ -27,8 +28,11 @@ extension View {
     /// and the size that container publishes; without the container
     /// `action` is never called.
     ///
-    /// Each call is a state change in the caller, once per scrolled frame:
-    /// keep what depends on it small (a background, not the list itself).
+    /// `action` runs once per scrolled frame: writing a state the view that
+    /// builds the scroll view reads would rebuild that whole view every
+    /// frame. To drive a background, prefer
+    /// ``SwiftUI/View/onParallaxScrollGeometryChange(updating:)`` with a
+    /// ``ParallaxScrollTracker``, which only the background observes.
     @MainActor
     public func onParallaxScrollGeometryChange(_ action: @escaping @MainActor (ParallaxScrollGeometry) -> Void) -> some View {
         background(
@@ -52,25 +56,32 @@ struct ScrollGeometryReader: View {
         }
     }
 
-    /// The scroll geometry seen from the content's own frame, or `nil`
-    /// outside a scroll view this reader can measure.
     private func geometry(of proxy: GeometryProxy) -> ParallaxScrollGeometry? {
-        #if canImport(SwiftUI, _version: 5.0)
-        if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
-            // The visible rectangle in the content's coordinates: its origin
-            // is the content offset, as a UIScrollView's bounds origin is.
-            guard let visible = proxy.bounds(of: .scrollView) else { return nil }
-            return ParallaxScrollGeometry(contentOffset: visible.origin, contentSize: proxy.size,
-                                          viewportSize: visible.size, obscuredInsets: obscuredInsets)
-        }
-        #endif
-        // The content's frame in the scroll view's visible rectangle: it sits
-        // minus the content offset from the viewport's origin.
-        guard let viewportSize else { return nil }
-        let frame = proxy.frame(in: ParallaxScrollContainer.coordinateSpace)
-        return ParallaxScrollGeometry(contentOffset: CGPoint(x: -frame.minX, y: -frame.minY),
-                                      contentSize: frame.size, viewportSize: viewportSize, obscuredInsets: obscuredInsets)
+        scrollGeometry(of: proxy, viewportSize: viewportSize, obscuredInsets: obscuredInsets)
     }
+}
+
+/// The scroll geometry seen from the frame of the content `proxy`
+/// measures, or `nil` outside a scroll view it can measure. `viewportSize`
+/// and `obscuredInsets` are what ``SwiftUI/View/parallaxScrollContainer()``
+/// publishes (needed before iOS 17).
+func scrollGeometry(of proxy: GeometryProxy, viewportSize: CGSize?,
+                    obscuredInsets: ParallaxCore.EdgeInsets) -> ParallaxScrollGeometry? {
+    #if canImport(SwiftUI, _version: 5.0)
+    if #available(iOS 17, macOS 14, tvOS 17, visionOS 1, *) {
+        // The visible rectangle in the content's coordinates: its origin
+        // is the content offset, as a UIScrollView's bounds origin is.
+        guard let visible = proxy.bounds(of: .scrollView) else { return nil }
+        return ParallaxScrollGeometry(contentOffset: visible.origin, contentSize: proxy.size,
+                                      viewportSize: visible.size, obscuredInsets: obscuredInsets)
+    }
+    #endif
+    // The content's frame in the scroll view's visible rectangle: it sits
+    // minus the content offset from the viewport's origin.
+    guard let viewportSize else { return nil }
+    let frame = proxy.frame(in: ParallaxScrollContainer.coordinateSpace)
+    return ParallaxScrollGeometry(contentOffset: CGPoint(x: -frame.minX, y: -frame.minY),
+                                  contentSize: frame.size, viewportSize: viewportSize, obscuredInsets: obscuredInsets)
 }
 
 /// Carries the scroll geometry from the content's background to the

@@ -103,3 +103,25 @@ struct LayeredBackgroundTests {
         }
     }
 }
+
+@Suite("LayerArt: what a layer's art depends on stays the same while scrolling")
+struct LayerArtTests {
+    @Test("scrolling changes every placement's offset and no layer's art")
+    func artIgnoresTheOffset() {
+        var rng = SplitMix64(seed: 9)
+        let background = LayeredBackground(stack: .cosmos, axis: .horizontal, loopPeriod: 1200)
+            .resolved(layoutDirection: .leftToRight, isReduceMotionEnabled: false)
+        let viewport = CGSize(width: 390, height: 844)
+        for index in LayeredParallax.cosmosSpeeds.indices {
+            let art = background.placement(ofLayer: index, driverOffset: 0, driverContentExtent: 8000, viewportSize: viewport).art
+            for _ in 0..<100 {
+                let offset = CGFloat.random(in: 0...7600, using: &rng)
+                let placement = background.placement(ofLayer: index, driverOffset: offset, driverContentExtent: 8000,
+                                                     viewportSize: viewport)
+                #expect(placement.art == art)
+                #expect(placement.art == LayerArt(index: placement.index, speed: placement.speed,
+                                                  contentSize: placement.contentSize, loopPeriod: placement.loopPeriod))
+            }
+        }
+    }
+}

@@ -5,84 +5,66 @@ import ParallaxSwiftUI
 import SwiftUI
 
 /// The same photos in SwiftUI: a list of rows whose pictures move with
-/// depth parallax, loaded through the same pipeline at exactly the size the
-/// parallax image shows them (its overscan included), with a cross-fade
-/// for anything that was not in memory.
+/// depth parallax, each loaded by its own row while the row is on screen
+/// (cancelled when it leaves), through the same pipeline, at exactly the
+/// size the row shows it (its overscan included), with a cross-fade for
+/// anything that was not in memory.
 struct SwiftUIGalleryScreen: View {
     let photos: [ImageID]
     let loader: ImageLoader
+
+    @State private var loading: ParallaxImageLoading?
 
     var body: some View {
         GeometryReader { proxy in
             ScrollView {
                 LazyVStack(spacing: 8) {
                     ForEach(photos, id: \.self) { id in
-                        PhotoRow(id: id, loader: loader, viewportSize: proxy.size)
+                        PhotoRow(id: id, photoHeight: proxy.size.width / 2)
                     }
                 }
             }
             .parallaxScrollContainer()
         }
         .background(Color.black)
+        .modifier(LoadingProvider(loading: loading))
+        .task { if loading == nil { loading = ParallaxImageLoading(loader: loader) } }
     }
 }
 
-/// One photo, as wide as the screen and half as tall (RolfHendriks' UICollectionView-Demo's list).
+/// Hands the screen's loading to its photos once it exists.
+private struct LoadingProvider: ViewModifier {
+    let loading: ParallaxImageLoading?
+
+    func body(content: Content) -> some View {
+        if let loading {
+            content.parallaxImageLoading(loading)
+        } else {
+            content
+        }
+    }
+}
+
+/// One photo, as wide as the screen and half as tall (RolfHendriks' UICollectionView-Demo's list), with its
+/// name under it: the name wraps and grows with Dynamic Type instead of being clipped by the photo's frame.
 private struct PhotoRow: View {
     let id: ImageID
-    let loader: ImageLoader
-    let viewportSize: CGSize
-
-    @Environment(\.displayScale) private var displayScale
-    @State private var image: Image?
-    @State private var failure: String?
-
-    private var rowSize: CGSize { CGSize(width: viewportSize.width, height: viewportSize.width / 2) }
+    let photoHeight: CGFloat
 
     var body: some View {
-        ZStack(alignment: .bottomLeading) {
-            Color.black
-            if let image {
-                ParallaxImage(image, effect: .listDefault).transition(.opacity)
-            } else if let failure {
-                Text(failure).font(.caption).foregroundStyle(.secondary).padding()
-            } else if let hash = loader.previews.hash(for: id) {
-                // The photo's preview (the bundled manifest's, or one made by an earlier decode) until it arrives.
-                ParallaxImage(nil as PixelImage?, preview: .thumbHash(hash), effect: .listDefault)
-            }
-            Text((id.rawValue as NSString).deletingPathExtension)
+        VStack(alignment: .leading, spacing: 4) {
+            ParallaxLoadedImage(id, label: Text(name), effect: .listDefault)
+                .frame(height: photoHeight)
+                .clipped()
+            Text(name)
                 .font(.headline)
                 .foregroundStyle(.white)
-                .shadow(color: .black, radius: 1)
-                .padding(8)
-        }
-        .frame(width: rowSize.width, height: rowSize.height)
-        .clipped()
-        // Cancelled when the row leaves (its request is dropped) and run again when the size changes
-        // (a rotation): the current picture stays until the sharper one arrives.
-        .task(id: thumbnailKey) { await load(thumbnailKey) }
-    }
-
-    /// The picture at the size ParallaxImage shows it: the row plus the effect's overscan.
-    private var thumbnailKey: ThumbnailKey? {
-        let scroller = ParallaxScroller(effect: .listDefault)
-        let contentSize = scroller.placement(forItemFrame: CGRect(origin: .zero, size: rowSize),
-                                             in: CGRect(origin: .zero, size: viewportSize)).contentSize
-        guard let size = try? ThumbnailSize(points: contentSize, scale: displayScale) else { return nil }
-        return ThumbnailKey(id: id, size: size)
-    }
-
-    private func load(_ key: ThumbnailKey?) async {
-        guard let key else { return }
-        do throws(ImageLoadingError) {
-            let loaded = try await loader.image(for: key)
-            guard let cgImage = loaded.image.makeCGImage() else { return }
-            withAnimation(.easeIn(duration: loaded.origin == .memory ? 0 : 0.25)) {
-                image = Image(decorative: cgImage, scale: displayScale)
-            }
-        } catch {
-            if error != .cancelled { failure = error.description }
+                .fixedSize(horizontal: false, vertical: true)    // never truncated at large text sizes
+                .padding(.horizontal, 8)
+                .accessibilityHidden(true)                       // the photo's label says it
         }
     }
+
+    private var name: String { (id.rawValue as NSString).deletingPathExtension }
 }
 #endif
