@@ -4,16 +4,59 @@ import ParallaxImages
 import ParallaxSwiftUI
 import SwiftUI
 
-/// The same photos in SwiftUI: a list of rows whose pictures move with
-/// depth parallax, each loaded by its own row while the row is on screen
-/// (cancelled when it leaves), through the same pipeline, at exactly the
-/// size the row shows it (its overscan included), with a cross-fade for
-/// anything that was not in memory.
+/// The same photos in SwiftUI: on iOS 17 a grid whose column count follows
+/// a pinch (`DensityPinchGrid`), before it a list of rows. Every picture
+/// moves with depth parallax and is loaded by its own cell while the cell
+/// is on screen (cancelled when it leaves), through the same pipeline, at
+/// exactly the size the cell shows it (its overscan included), with a
+/// cross-fade for anything that was not in memory. The grid plans loading
+/// ahead: two screens in the direction of travel, and the screen where a
+/// fling will stop.
+///
+/// `loading` is made by whoever shows the screen, before its first frame,
+/// so photos already in memory are in that frame.
 struct SwiftUIGalleryScreen: View {
     let photos: [ImageID]
-    let loader: ImageLoader
+    let loading: ParallaxImageLoading
 
-    @State private var loading: ParallaxImageLoading?
+    var body: some View {
+        Group {
+            if #available(iOS 17, *) {
+                PhotoGrid(photos: photos.map(GalleryPhoto.init))
+            } else {
+                PhotoList(photos: photos)
+            }
+        }
+        .background(Color.black)
+        .parallaxImageLoading(loading)
+    }
+}
+
+/// A photo of the grid, identified by its image.
+private struct GalleryPhoto: Identifiable {
+    let id: ImageID
+
+    var name: String { (id.rawValue as NSString).deletingPathExtension }
+}
+
+/// Three columns to start with; pinch between one (the list) and six.
+/// VoiceOver's zoom gesture changes the count too.
+@available(iOS 17, *)
+private struct PhotoGrid: View {
+    let photos: [GalleryPhoto]
+    @State private var columns = 3
+
+    var body: some View {
+        DensityPinchGrid(photos, columns: $columns, range: 1...6, imageID: { $0.id },
+                         imageEffect: .gridDefault) { photo in
+            ParallaxLoadedImage(photo.id, label: Text(photo.name), effect: .gridDefault)
+        }
+    }
+}
+
+/// Before iOS 17: one photo a row.
+private struct PhotoList: View {
+    let photos: [ImageID]
 
     var body: some View {
         GeometryReader { proxy in
@@ -25,22 +68,6 @@ struct SwiftUIGalleryScreen: View {
                 }
             }
             .parallaxScrollContainer()
-        }
-        .background(Color.black)
-        .modifier(LoadingProvider(loading: loading))
-        .task { if loading == nil { loading = ParallaxImageLoading(loader: loader) } }
-    }
-}
-
-/// Hands the screen's loading to its photos once it exists.
-private struct LoadingProvider: ViewModifier {
-    let loading: ParallaxImageLoading?
-
-    func body(content: Content) -> some View {
-        if let loading {
-            content.parallaxImageLoading(loading)
-        } else {
-            content
         }
     }
 }
