@@ -20,42 +20,30 @@ struct SwiftUIGalleryScreen: View {
     let loading: ParallaxImageLoading
 
     var body: some View {
-        Group {
-            if #available(iOS 17, *) {
-                PhotoGrid(photos: photos.map(GalleryPhoto.init))
-            } else {
-                PhotoList(photos: photos)
-            }
+        photoViews
+            .background(Color.black)
+            .parallaxImageLoading(loading)
+    }
+
+    /// The grid where the system has it (and the SDK: `PhotoGrid`), the list otherwise.
+    @ViewBuilder private var photoViews: some View {
+        if #available(iOS 17, *) {
+            PhotoGrid(photos: photos.map(GalleryPhoto.init))
+        } else {
+            PhotoList(photos: photos)
         }
-        .background(Color.black)
-        .parallaxImageLoading(loading)
     }
 }
 
 /// A photo of the grid, identified by its image.
-private struct GalleryPhoto: Identifiable {
+struct GalleryPhoto: Identifiable {
     let id: ImageID
 
     var name: String { (id.rawValue as NSString).deletingPathExtension }
 }
 
-/// Three columns to start with; pinch between one (the list) and six.
-/// VoiceOver's zoom gesture changes the count too.
-@available(iOS 17, *)
-private struct PhotoGrid: View {
-    let photos: [GalleryPhoto]
-    @State private var columns = 3
-
-    var body: some View {
-        DensityPinchGrid(photos, columns: $columns, range: 1...6, imageID: { $0.id },
-                         imageEffect: .gridDefault) { photo in
-            ParallaxLoadedImage(photo.id, label: Text(photo.name), effect: .gridDefault)
-        }
-    }
-}
-
 /// Before iOS 17: one photo a row.
-private struct PhotoList: View {
+struct PhotoList: View {
     let photos: [ImageID]
 
     var body: some View {
