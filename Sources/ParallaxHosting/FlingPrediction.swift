@@ -39,6 +39,17 @@ public struct FlingPrediction: Sendable, Hashable {
         decayPerSecond = rate.decayPerSecond
     }
 
+    /// The prediction for a fling released at `offset` that the scroll
+    /// view itself says comes to rest at `restingOffset` (a SwiftUI scroll
+    /// target behaviour is told where), decaying at `rate`. `nil` for a
+    /// fling that goes nowhere or non-finite offsets.
+    public init?(offset: CGFloat, restingOffset: CGFloat, rate: DecelerationRate) {
+        guard offset.isFinite, restingOffset.isFinite, restingOffset != offset else { return nil }
+        releaseOffset = offset
+        self.restingOffset = restingOffset
+        decayPerSecond = rate.decayPerSecond
+    }
+
     /// The motion at `offset`, part way through the fling: still heading
     /// for ``restingOffset`` while the scroll view decelerates, at rest once
     /// it does not (a finger caught it, or it stopped).

@@ -22,7 +22,7 @@ import ParallaxCore
 /// is, never left hidden.
 ///
 /// The resting offset is clamped to what the scroll view can rest at with
-/// its insets (``ScrollViewport/offsetRange(contentExtent:along:)``), so a
+/// its insets (ParallaxCore's `ScrollViewport.offsetRange(contentExtent:along:)`), so a
 /// request never asks for more than the scroll view would give, which would
 /// never match.
 ///

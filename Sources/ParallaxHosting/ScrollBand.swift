@@ -5,7 +5,7 @@ import Foundation
 import ParallaxCore
 
 /// The stretch of content a scrolling view builds cells for: the visible
-/// span along the scroll axis, widened by at least one ``step`` on each
+/// span along the scroll axis, widened by at least one step on each
 /// side and snapped to whole steps, so it changes only when the viewport
 /// moves into another step, never with every scrolled point.
 ///

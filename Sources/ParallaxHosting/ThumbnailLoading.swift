@@ -7,7 +7,7 @@ import ParallaxImages
 /// `ImageLoader` is one; tests use a fake that holds requests until told.
 public protocol ThumbnailLoading: Sendable {
     /// The thumbnail for `key`, at `priority`. Cancelling the calling task
-    /// ends the request (``ImageLoadingError/cancelled``).
+    /// ends the request (`ImageLoadingError.cancelled`).
     func image(for key: ThumbnailKey, priority: LoadPriority) async throws(ImageLoadingError) -> LoadedImage
     /// The thumbnail for `key` if it is in memory, without waiting.
     func cachedImage(for key: ThumbnailKey) -> PixelImage?

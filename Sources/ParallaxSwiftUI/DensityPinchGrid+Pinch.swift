@@ -54,6 +54,7 @@ extension DensityPinchGrid {
             pinchSize = size
             settleStart = nil
             handOff.beginPinch()
+            bandLoading.released(at: offset.y, towards: nil)     // scrolling stops under a pinch
         } else {
             pinch = nil
             settleStart = nil

@@ -5,6 +5,7 @@ import CoreGraphics
 import Foundation
 import ParallaxCore
 import ParallaxHosting
+import ParallaxImages
 import ParallaxLayout
 import SwiftUI
 
@@ -18,9 +19,10 @@ import SwiftUI
 ///
 ///     @State private var columns = 3
 ///
-///     DensityPinchGrid(photos, columns: $columns) { photo in
-///         ParallaxLoadedImage(photo.id, label: Text(photo.title))
+///     DensityPinchGrid(photos, columns: $columns, imageID: { $0.imageID }) { photo in
+///         ParallaxLoadedImage(photo.imageID, label: Text(photo.title))
 ///     }
+///     .parallaxImageLoading(loading)
 ///
 /// The geometry is ``ParallaxHosting``'s `ColumnPinch`, the same that
 /// drives UIKit's `DensityPinchGesture` and the Linux gallery. Only public
@@ -46,6 +48,20 @@ import SwiftUI
 ///   view *reports* that offset (`PinchHandOff`), so the hand-off never
 ///   shows the old offset for a frame.
 ///
+/// **Loading ahead**: given `imageID` and a ``ParallaxImageLoading`` in
+/// the environment, the grid plans that loading's `ViewportLoading` as
+/// UIKit's `ParallaxController.followLoading(_:owner:imageID:)` does: what
+/// is on screen, two screens ahead and half a screen behind, and, from the
+/// moment a finger lets go, the screen where the fling will stop (the
+/// scroll view's own projection, read by a scroll target behaviour that
+/// changes nothing), before the tiles it flies past. It plans when the
+/// band changes, a fling starts or ends, or the layout changes
+/// (ParallaxHosting's `ScrollBandLoading`), never on other frames; each
+/// ``ParallaxLoadedImage`` then requests its photo at its planned priority
+/// and finds what was loaded ahead in memory. The thumbnails planned are
+/// the ones a ``ParallaxLoadedImage`` filling its cell with
+/// `imageEffect` and `imageIntensity` asks for.
+///
 /// It reads the layout direction (right to left fills rows from the
 /// right) and offers VoiceOver's zoom gesture (`accessibilityZoomAction`):
 /// zooming in shows fewer, larger photos, zooming out more.
@@ -64,8 +80,15 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// The configuration as given; ``configuration`` adds the reading direction.
     let baseConfiguration: GridConfiguration
     let cell: (Data.Element) -> Cell
+    /// The photo of an element, for loading ahead; `nil`: no plan.
+    let imageID: ((Data.Element) -> ImageID?)?
+    /// How the cells' ``ParallaxLoadedImage`` draws, for the thumbnail
+    /// sizes the plan preloads.
+    let imageScroller: ParallaxScroller
 
     @Environment(\.layoutDirection) var layoutDirection
+    @Environment(\.parallaxImageLoading) var loading
+    @Environment(\.displayScale) var displayScale
 
     /// The band of content the resting grid builds cells for; `nil` until
     /// the scroll view first reports.
@@ -85,6 +108,10 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// Whether the magnify gesture is recognised now: it falls back to
     /// `false` when the system cancels the gesture, which calls no `onEnded`.
     @GestureState var isMagnifying = false
+    /// When the loading plan is made again (a band, a fling, a layout).
+    @State var bandLoading = ScrollBandLoading()
+    /// Where a release's fling will rest, from the scroll view.
+    @State var flings = GridFlingMailbox()
 
     /// A grid of `data`, `columns` columns wide (kept within `range`, and
     /// written back when a pinch settles on another count), each item drawn
@@ -92,14 +119,25 @@ where Data.Element: Identifiable, Data.Index == Int {
     /// its column setting is replaced by the count (one column is
     /// `GridConfiguration.list`) and its reading direction by the
     /// environment's.
+    ///
+    /// `imageID` names an element's photo (`nil` for none) so the
+    /// ``ParallaxImageLoading`` of the environment loads ahead (see above);
+    /// it is called only while a plan is made, and kept only by this view
+    /// value, so it cannot form a retain cycle through the loading object.
+    /// `imageEffect` and `imageIntensity` are those of the cells'
+    /// ``ParallaxLoadedImage``.
     public init(_ data: Data, columns: Binding<Int>, range: ClosedRange<Int> = 1...8,
-                configuration: GridConfiguration = .grid, @ViewBuilder cell: @escaping (Data.Element) -> Cell) {
+                configuration: GridConfiguration = .grid, imageID: ((Data.Element) -> ImageID?)? = nil,
+                imageEffect: ParallaxEffect = .default, imageIntensity: CGFloat = 1,
+                @ViewBuilder cell: @escaping (Data.Element) -> Cell) {
         self.data = data
         self._columns = columns
         let lower = max(range.lowerBound, 1)
         self.range = lower...max(range.upperBound, lower)
         self.baseConfiguration = configuration
         self.cell = cell
+        self.imageID = imageID
+        self.imageScroller = ParallaxScroller(effect: imageEffect, axis: .vertical, intensity: imageIntensity)
     }
 
     public var body: some View {
@@ -109,10 +147,11 @@ where Data.Element: Identifiable, Data.Index == Int {
             ScrollViewReader { proxy in
                 ScrollView {
                     restingGrid(layout, size: size)
-                        .reportingGridScroll(offset: { reported(offset: $0) },
+                        .reportingGridScroll(offset: { reported(offset: $0, layout: layout, size: size) },
                                              band: { if band != $0 { band = $0 } })
                         .background(InsetsReporter(readout: readout))
                 }
+                .scrollTargetBehavior(GridFlingObserver(mailbox: flings))
                 .scrollDisabled(!handOff.allowsScrolling)
                 .parallaxScrollContainer()
                 .opacity(handOff.showsOverlay ? 0 : 1)
@@ -126,6 +165,10 @@ where Data.Element: Identifiable, Data.Index == Int {
                 .modifier(GridScrollRequester(ask: GridScrollAsk(handOff.request), markerID: RestingMarker.id,
                                               proxy: proxy))
                 .accessibilityZoomAction { action in zoom(action.direction, size: size) }
+                // Another column count, item count or size: planned at once, even if the scroll view stays put.
+                .onChange(of: layout.contentSize) { _, _ in
+                    planLoading(at: handOff.startingOffset(reported: readout.contentOffset), layout: layout, size: size)
+                }
             }
         }
         // Frames and the gesture's locations are left to right; the layout mirrors itself (see `configuration`).
@@ -217,11 +260,13 @@ where Data.Element: Identifiable, Data.Index == Int {
     }
 
     /// The scroll view reported `offset` (once a scrolled frame): kept
-    /// where no view reads it, and checked against a hand-off under way.
-    func reported(offset: CGPoint) {
+    /// where no view reads it, checked against a hand-off under way, and
+    /// handed to loading (which plans only when the band or a fling changed).
+    func reported(offset: CGPoint, layout: ParallaxLayout.GridLayout, size: CGSize) {
         readout.contentOffset = offset
         readout.hasReported = true
         if handOff.request != nil { _ = handOff.observe(reported: offset) }
+        planLoading(at: offset, layout: layout, size: size)
     }
 }
 

@@ -12,12 +12,15 @@ import UIKit
 /// loader, how a cell shows what it loads, and the loading plan whose
 /// priorities their requests carry.
 ///
-/// Make one per screen (or app), keep it in a `@State`, and hand it to
-/// the views with ``SwiftUI/View/parallaxImageLoading(_:)``:
+/// Make one per screen (or app) before the screen's first frame (where
+/// the screen is made, or an app-wide model), not in a `task`: cells built
+/// before it exists cannot show even a photo in memory. Hand it to the
+/// views with ``SwiftUI/View/parallaxImageLoading(_:)``; a
+/// ``DensityPinchGrid`` given `imageID` plans its ``viewport`` ahead:
 ///
-///     @State private var loading = ParallaxImageLoading(loader: loader)
+///     let loading: ParallaxImageLoading          // made with the screen
 ///
-///     DensityPinchGrid(photos, columns: $columns) { photo in
+///     DensityPinchGrid(photos, columns: $columns, imageID: { $0.id }) { photo in
 ///         ParallaxLoadedImage(photo.id)
 ///     }
 ///     .parallaxImageLoading(loading)

@@ -100,12 +100,10 @@ public struct ParallaxLoadedImage: View {
     /// effect's overscan (a window effect's content is as long as the
     /// viewport), times the screen scale. `nil` before the view is measured.
     private var thumbnailKey: ThumbnailKey? {
-        guard size.width > 0, size.height > 0 else { return nil }
+        // The same rule a grid's loading plan preloads with (ParallaxHosting), so its preloads are found.
         let scroller = ParallaxScroller(effect: effect, axis: axis, intensity: intensity)
-        let item = CGRect(origin: .zero, size: size)
-        let viewport = scroller.contentSizeDependsOnViewport ? viewportSize.map { CGRect(origin: .zero, size: $0) } : nil
-        let contentSize = scroller.placement(forMeasuredFrame: item, in: viewport ?? item).contentSize
-        guard let thumbnail = try? ThumbnailSize(points: contentSize, scale: displayScale) else { return nil }
+        guard let thumbnail = scroller.thumbnailSize(forCell: size, viewportSize: viewportSize, scale: displayScale)
+        else { return nil }
         return ThumbnailKey(id: id, size: thumbnail)
     }
 

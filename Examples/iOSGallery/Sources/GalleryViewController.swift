@@ -2,6 +2,7 @@
 import ParallaxCore
 import ParallaxHosting
 import ParallaxLayout
+import ParallaxSwiftUI
 import ParallaxUIKit
 import SwiftUI
 import UIKit
@@ -98,7 +99,9 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSource,
     }
 
     private func showSwiftUIScreen() {
-        let screen = UIHostingController(rootView: SwiftUIGalleryScreen(photos: store.photos, loader: store.loader))
+        // Made here, before the screen's first frame, so photos already in memory show in that frame.
+        let loading = ParallaxImageLoading(loader: store.loader)
+        let screen = UIHostingController(rootView: SwiftUIGalleryScreen(photos: store.photos, loading: loading))
         screen.title = "SwiftUI"
         navigationController?.pushViewController(screen, animated: true)
     }

@@ -4,16 +4,47 @@ import ParallaxImages
 import ParallaxSwiftUI
 import SwiftUI
 
-/// The same photos in SwiftUI: a list of rows whose pictures move with
-/// depth parallax, each loaded by its own row while the row is on screen
-/// (cancelled when it leaves), through the same pipeline, at exactly the
-/// size the row shows it (its overscan included), with a cross-fade for
-/// anything that was not in memory.
+/// The same photos in SwiftUI: on iOS 17 a grid whose column count follows
+/// a pinch (`DensityPinchGrid`), before it a list of rows. Every picture
+/// moves with depth parallax and is loaded by its own cell while the cell
+/// is on screen (cancelled when it leaves), through the same pipeline, at
+/// exactly the size the cell shows it (its overscan included), with a
+/// cross-fade for anything that was not in memory. The grid plans loading
+/// ahead: two screens in the direction of travel, and the screen where a
+/// fling will stop.
+///
+/// `loading` is made by whoever shows the screen, before its first frame,
+/// so photos already in memory are in that frame.
 struct SwiftUIGalleryScreen: View {
     let photos: [ImageID]
-    let loader: ImageLoader
+    let loading: ParallaxImageLoading
 
-    @State private var loading: ParallaxImageLoading?
+    var body: some View {
+        photoViews
+            .background(Color.black)
+            .parallaxImageLoading(loading)
+    }
+
+    /// The grid where the system has it (and the SDK: `PhotoGrid`), the list otherwise.
+    @ViewBuilder private var photoViews: some View {
+        if #available(iOS 17, *) {
+            PhotoGrid(photos: photos.map(GalleryPhoto.init))
+        } else {
+            PhotoList(photos: photos)
+        }
+    }
+}
+
+/// A photo of the grid, identified by its image.
+struct GalleryPhoto: Identifiable {
+    let id: ImageID
+
+    var name: String { (id.rawValue as NSString).deletingPathExtension }
+}
+
+/// Before iOS 17: one photo a row.
+struct PhotoList: View {
+    let photos: [ImageID]
 
     var body: some View {
         GeometryReader { proxy in
@@ -25,22 +56,6 @@ struct SwiftUIGalleryScreen: View {
                 }
             }
             .parallaxScrollContainer()
-        }
-        .background(Color.black)
-        .modifier(LoadingProvider(loading: loading))
-        .task { if loading == nil { loading = ParallaxImageLoading(loader: loader) } }
-    }
-}
-
-/// Hands the screen's loading to its photos once it exists.
-private struct LoadingProvider: ViewModifier {
-    let loading: ParallaxImageLoading?
-
-    func body(content: Content) -> some View {
-        if let loading {
-            content.parallaxImageLoading(loading)
-        } else {
-            content
         }
     }
 }
