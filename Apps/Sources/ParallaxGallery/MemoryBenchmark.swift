@@ -57,6 +57,18 @@ package enum MemoryBenchmark {
         package var peakResident: Int
         /// Seconds from each jump to a new part of the library until the screen was full (`nil`: not within the limit).
         package var fills: [Double?] = []
+        /// Resident memory every quarter of a second, and when each cycle ended.
+        package var residentOverTime: [RSSPlot.Sample] = []
+        package var cycleEnds: [Double] = []
+        /// Where the report says the chart of ``residentOverTime`` is, if it was written.
+        package var plotPath: String?
+
+        /// Resident memory over the session, with each cycle's end marked
+        /// and the peak goal drawn.
+        package var plot: RSSPlot {
+            RSSPlot(series: [.init(name: "resident memory, \(photos) photos", samples: residentOverTime)], marks: cycleEnds,
+                    guides: [.init(bytes: cacheLimit * 3 / 2 + 64 * 1_048_576, label: "peak goal")])
+        }
 
         /// The median of ``fills`` (a fill never reached counts as the longest).
         package var medianFill: Double? {
@@ -119,6 +131,9 @@ package enum MemoryBenchmark {
                     + "\(Self.mib(row.previews)) | \(Self.mib(row.decoding)) | \(Self.mib(row.otherInUse)) | \(Self.mib(row.allocatorKept)) | "
                     + "\(Self.mib(row.rest)) |")
             }
+            if let plotPath {
+                lines += ["", "![Resident memory over the session, each cycle's end dotted, the peak goal dashed](\(plotPath))"]
+            }
             lines += ["", "Peak resident memory over the session: \(Self.mib(peakResident))."
                 + (medianFill.map { String(format: " A full screen came a median %.0f ms after each jump to a new part of the library.", $0 * 1000) } ?? ""), "",
                       "| Target | Result |", "| --- | --- |"]
@@ -148,6 +163,7 @@ package enum MemoryBenchmark {
         let first = breakdown("first full screen", model: model, canvas: headless.canvas)
         let end = model.scroll.bounds.upperBound
         var rows: [Breakdown] = []
+        var cycleEnds: [Double] = []
         for cycle in 0..<cycles {
             // A new part of the library each time, spread over all of it.
             model.jump(to: end * CGFloat(cycle) / CGFloat(max(cycles, 1)))
@@ -158,10 +174,12 @@ package enum MemoryBenchmark {
             model.jump(to: 0)
             await session.waitForFullScreen(event: "return \(cycle + 1)")
             rows.append(breakdown("cycle \(cycle + 1)", model: model, canvas: headless.canvas))
+            cycleEnds.append(session.seconds(session.clock.now - session.start))
         }
         await model.loader.waitUntilIdle()
         return Results(photos: photos, size: size, cacheLimit: GalleryModel.memoryCacheLimit, firstScreen: first, cycles: rows,
-                       peakResident: PeakMemory.residentBytes(), fills: session.fills.filter { $0.event.hasPrefix("jump") && $0.event != "jump 1" }.map(\.seconds))
+                       peakResident: PeakMemory.residentBytes(), fills: session.fills.filter { $0.event.hasPrefix("jump") && $0.event != "jump 1" }.map(\.seconds),
+                       residentOverTime: session.residentSamples, cycleEnds: cycleEnds)
     }
 
     /// The resident memory now, and where it goes.

@@ -28,6 +28,9 @@ struct PacedSession {
     var pinching = ScrollingQuality()
     var pinchWorkTimes: [Double] = []
     var cachePeak = 0
+    /// Resident memory every quarter of a second (every 15th frame), read
+    /// after the frame's work is timed.
+    var residentSamples: [RSSPlot.Sample] = []
     let budget = Duration.nanoseconds(16_666_667)
     let fillTimeLimit: Double
 
@@ -73,6 +76,7 @@ struct PacedSession {
                                                               frameTime: frameTime, interval: interval)
         }
         cachePeak = max(cachePeak, model.loader.memoryCache.totalCost)
+        if workTimes.count % 15 == 1 { residentSamples.append(.init(seconds: now, bytes: MemoryBenchmark.residentBytes())) }
         due = next
         return now
     }

@@ -149,6 +149,8 @@ package enum SessionBenchmark {
         /// session with failed loads (the folder was deleted, the server
         /// went away): its figures then do not measure the gallery.
         package var sourceProblem: String?
+        /// Resident memory every quarter of a second.
+        package var residentOverTime: [RSSPlot.Sample] = []
 
         /// The fill times of events whose name starts with `prefix`.
         package func fillTimes(_ prefix: String) -> [Fill] { fills.filter { $0.event.hasPrefix(prefix) } }
@@ -320,7 +322,7 @@ package enum SessionBenchmark {
                        peakResidentBytes: PeakMemory.residentBytes(), cachePeakBytes: session.cachePeak,
                        cacheLimitBytes: GalleryModel.memoryCacheLimit, decodes: decodes, pinching: session.pinching,
                        pinchWork: (pinchPercentile(0.5), pinchPercentile(0.99), pinchSorted.last ?? 0),
-                       failedLoads: statistics.failures, sourceProblem: sourceProblem)
+                       failedLoads: statistics.failures, sourceProblem: sourceProblem, residentOverTime: session.residentSamples)
     }
 }
 

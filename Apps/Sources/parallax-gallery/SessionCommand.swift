@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ParallaxCommandLine
 import ParallaxGallery
 
@@ -52,11 +53,15 @@ struct Session: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOutput
 
+    @Option(help: "An SVG file to draw each session's resident memory over time into (replaced; its folder must exist); the report shows it under this path.")
+    var plot: String?
+
     /// Reads the targets the report judges by (scripts/benchreport/targets.json)
     /// before any work: a missing or broken file stops the command before a
     /// run of minutes, not after it.
     func validate() throws {
         _ = try BenchmarkTargets.load()
+        if let plot { try OutputCheck.requireWritable(plot, option: "--plot", kind: .file) }
     }
 
     @MainActor
@@ -65,6 +70,13 @@ struct Session: AsyncParsableCommand {
                                    launches: Set(launches), photos: asListed ? 0 : count, size: options.size)
         let library = try await options.source.library()
         let figures = try await matrix.run(over: library, from: options.source)
-        try report.write(SessionReport.markdown(figures))
+        var markdown = SessionReport.markdown(figures)
+        if let plot {
+            let chart = RSSPlot(series: figures.map { RSSPlot.Series(name: $0.scenario.name, samples: $0.residentOverTime) })
+            try OutputFile.write(Data(chart.svg(height: 260 + 16 * ((figures.count + 2) / 3)).utf8), to: plot)
+            print("wrote \(plot)")
+            markdown += "\n\n![Resident memory over each session](\(plot))"
+        }
+        try report.write(markdown)
     }
 }
