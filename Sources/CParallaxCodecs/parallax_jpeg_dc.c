@@ -279,6 +279,8 @@ static pk_status pk_dc_read_scan(pk_dc_image *image, pk_dc_component **members, 
             until_restart = image->restart_interval;
         }
         until_restart--;
+        // Past the end of the data every block reads as zeros: stop there, not after millions of them.
+        if (pk_bits_overran(&reader)) return PK_ERROR_UNSUPPORTED;
         int mcu_x = (int)(mcu % mcus_wide), mcu_y = (int)(mcu / mcus_wide);
         for (int m = 0; m < member_count; m++) {
             pk_dc_component *component = members[m];
