@@ -136,8 +136,9 @@ pk_status pk_jpeg_read_info(const uint8_t *data, size_t size, pk_jpeg_info *info
 }
 
 // The zigzag position of each coefficient in natural (row-major) order: the
-// progressive coef_bits table is indexed by zigzag position.
-static const int pk_zigzag_of_natural[64] = {
+// progressive coef_bits table is indexed by zigzag position. Shared with the
+// DC-only decoder (parallax_jpeg_dc.c).
+const int pk_jpeg_zigzag_of_natural[64] = {
      0,  1,  5,  6, 14, 15, 27, 28,
      2,  4,  7, 13, 16, 26, 29, 42,
      3,  8, 12, 17, 25, 30, 41, 43,
@@ -157,7 +158,7 @@ static int pk_enough_scans(j_decompress_ptr cinfo, int denominator, int max_miss
     for (int c = 0; c < cinfo->num_components; c++) {
         for (int v = 0; v < used; v++) {
             for (int u = 0; u < used; u++) {
-                int bits = cinfo->coef_bits[c][pk_zigzag_of_natural[v * 8 + u]];
+                int bits = cinfo->coef_bits[c][pk_jpeg_zigzag_of_natural[v * 8 + u]];
                 if (bits < 0 || bits > max_missing_bits) return 0;
             }
         }

@@ -368,17 +368,8 @@ static pk_status pk_dc_emit(const pk_dc_image *image, int output_width, int outp
     return PK_OK;
 }
 
-// The zig-zag position of each coefficient in natural (row-major) order.
-static const int pk_dc_zigzag_of_natural[64] = {
-     0,  1,  5,  6, 14, 15, 27, 28,
-     2,  4,  7, 13, 16, 26, 29, 42,
-     3,  8, 12, 17, 25, 30, 41, 43,
-     9, 11, 18, 24, 31, 40, 44, 53,
-    10, 19, 23, 32, 39, 45, 52, 54,
-    20, 22, 33, 38, 46, 51, 55, 60,
-    21, 34, 37, 47, 50, 56, 59, 61,
-    35, 36, 48, 49, 57, 58, 62, 63,
-};
+// The zig-zag position of each coefficient in natural (row-major) order (parallax_jpeg.c).
+extern const int pk_jpeg_zigzag_of_natural[64];
 
 // Whether libjpeg's 1/8-scale decode reads AC coefficients `start`…`end`
 // (zig-zag) of `component`: it gives a subsampled component a larger
@@ -391,7 +382,7 @@ static int pk_dc_libjpeg_uses(const pk_dc_image *image, const pk_dc_component *c
         scaled *= 2;
     for (int row = 0; row < scaled; row++)
         for (int column = 0; column < scaled; column++) {
-            int zigzag = pk_dc_zigzag_of_natural[row * 8 + column];
+            int zigzag = pk_jpeg_zigzag_of_natural[row * 8 + column];
             if (zigzag > 0 && zigzag >= start && zigzag <= end) return 1;
         }
     return 0;
