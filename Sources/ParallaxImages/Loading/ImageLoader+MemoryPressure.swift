@@ -35,4 +35,31 @@ extension ImageLoader {
         previews.trimRendered(toFraction: pressure.keptFraction)
         await returnMemoryToSystem()
     }
+
+    /// Counts a finished decode; a loader busy for long (a long fling
+    /// through a large library) gives memory back every
+    /// ``Configuration/decodesBetweenMemoryReturns`` decodes, without
+    /// waiting for an idle moment that may not come.
+    func countDecodeForMemoryReturn() {
+        decodesSinceMemoryReturn += 1
+        guard configuration.returnsMemoryWhenIdle, decodesSinceMemoryReturn >= configuration.decodesBetweenMemoryReturns else { return }
+        decodesSinceMemoryReturn = 0
+        Task { await returnMemoryToSystem() }
+    }
+
+    /// Once the loader has been idle for the configured delay after
+    /// decoding, gives the memory the decodes freed back to the system, on
+    /// the file threads' background lane (never the caller's thread or the
+    /// cooperative pool). Work that starts meanwhile puts it off to its own
+    /// idle moment.
+    func scheduleMemoryReturn() {
+        guard configuration.returnsMemoryWhenIdle, FreeMemory.isAvailable, decodesSinceMemoryReturn > 0,
+              !memoryReturnScheduled else { return }
+        memoryReturnScheduled = true
+        let delay = configuration.idleDelayBeforeReturningMemory
+        Task.detached(priority: .background) { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.returnMemoryIfStillIdle()
+        }
+    }
 }

@@ -75,8 +75,10 @@ public actor ImageLoader {
     private var stats = Statistics()
     private var observers = LoaderObservers()
     /// Decodes since the loader last gave memory back, and whether a return is waiting for its delay.
-    private var decodesSinceMemoryReturn = 0
-    private var memoryReturnScheduled = false
+    // Giving memory back (ImageLoader+MemoryPressure.swift): decodes since the last return, and
+    // whether one waits for an idle moment.
+    var decodesSinceMemoryReturn = 0
+    var memoryReturnScheduled = false
 
     /// A loader over `source`, decoding with `decoder` (this platform's
     /// ``PlatformImageDecoder`` unless another is given), timing its loads
@@ -304,23 +306,7 @@ public actor ImageLoader {
         scheduleMemoryReturn()
     }
 
-    /// Once the loader has been idle for the configured delay after
-    /// decoding, gives the memory the decodes freed back to the system, on
-    /// the file threads' background lane (never the caller's thread or the
-    /// cooperative pool). Work that starts meanwhile puts it off to its own
-    /// idle moment.
-    private func scheduleMemoryReturn() {
-        guard configuration.returnsMemoryWhenIdle, FreeMemory.isAvailable, decodesSinceMemoryReturn > 0,
-              !memoryReturnScheduled else { return }
-        memoryReturnScheduled = true
-        let delay = configuration.idleDelayBeforeReturningMemory
-        Task.detached(priority: .background) { [weak self] in
-            try? await Task.sleep(for: delay)
-            await self?.returnMemoryIfStillIdle()
-        }
-    }
-
-    private func returnMemoryIfStillIdle() async {
+    func returnMemoryIfStillIdle() async {
         memoryReturnScheduled = false
         guard isIdle else { return }                   // busy again: its own idle moment comes
         await returnMemoryToSystem()
@@ -413,15 +399,7 @@ public actor ImageLoader {
     /// Counts a job's result and keeps a current one in the caches.
     private func record(_ result: Result<LoadOutput, ImageLoadingError>, of job: LoadJob, for key: ThumbnailKey) {
         stats.count(result)
-        if case .success(let output) = result, output.wasDecoded {
-            decodesSinceMemoryReturn += 1
-            // Busy for long (a long fling through a large library): give memory back without waiting for
-            // an idle moment that may not come.
-            if configuration.returnsMemoryWhenIdle, decodesSinceMemoryReturn >= configuration.decodesBetweenMemoryReturns {
-                decodesSinceMemoryReturn = 0
-                Task { await returnMemoryToSystem() }
-            }
-        }
+        if case .success(let output) = result, output.wasDecoded { countDecodeForMemoryReturn() }
         guard case .success(let output) = result, job.epoch == epoch else { return }
         memoryCache.insert(output.loaded.image, for: key)
         if output.wasDecoded, let fingerprint = output.fingerprint {
