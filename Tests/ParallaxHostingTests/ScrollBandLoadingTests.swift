@@ -7,20 +7,8 @@ import Testing
 
 @Suite("ScrollBandLoading: a declarative grid plans loading when its band or fling changes, not every frame")
 @MainActor
-struct ScrollBandLoadingTests {
-    /// Rows of 400 × 100 in a 400 × 800 viewport: row `i` spans `100 i ..< 100 i + 100`; bands step 200 points.
-    let rows = try! GridLayout(
-        configuration: GridConfiguration(preferredItemSize: CGSize(width: 4, height: 1), margins: .zero,
-                                         spacing: .zero, columns: .fixed(1)),
-        itemCount: 1000, containerSize: CGSize(width: 400, height: 800))
-    let size = try! ThumbnailSize(width: 40, height: 10)
-
-    func key(_ item: Int) -> ThumbnailKey { ThumbnailKey(id: ImageID("photo-\(item).jpg"), size: size) }
-    func thumbnail(_ index: ItemIndex, _ frame: CGRect) -> ThumbnailKey? { key(index.item) }
-    func rect(_ offset: CGFloat) -> CGRect { CGRect(x: 0, y: offset, width: 400, height: 800) }
-    func entries(_ plan: LoadPlan?, _ range: LoadPriority.Range) -> [ThumbnailKey] {
-        (plan?.entries ?? []).filter { $0.priority.range == range }.map(\.key)
-    }
+struct ScrollBandLoadingTests: RowsFixture {
+    // RowsFixture's rows; bands step 200 points.
     func makeLoading() -> ViewportLoading { ViewportLoading(loader: ImageLoader(source: InMemoryImageSource(images: []))) }
 
     @Test("scrolling 2,000 points a frame at a time plans once per band, and asks for thumbnails only then")

@@ -7,20 +7,7 @@ import Testing
 
 @Suite("ViewportLoading: plans follow the viewport, not every frame")
 @MainActor
-struct ViewportLoadingTests {
-    /// Rows of 400 × 100: row `i` spans `100 i ..< 100 i + 100`.
-    let rows = try! GridLayout(
-        configuration: GridConfiguration(preferredItemSize: CGSize(width: 4, height: 1), margins: .zero,
-                                         spacing: .zero, columns: .fixed(1)),
-        itemCount: 1000, containerSize: CGSize(width: 400, height: 800))
-    let size = try! ThumbnailSize(width: 40, height: 10)
-
-    func key(_ item: Int) -> ThumbnailKey { ThumbnailKey(id: ImageID("photo-\(item).jpg"), size: size) }
-    func thumbnail(_ index: ItemIndex, _ frame: CGRect) -> ThumbnailKey? { key(index.item) }
-    func rect(_ offset: CGFloat) -> CGRect { CGRect(x: 0, y: offset, width: 400, height: 800) }
-    func entries(_ plan: LoadPlan?, _ range: LoadPriority.Range) -> [ThumbnailKey] {
-        (plan?.entries ?? []).filter { $0.priority.range == range }.map(\.key)
-    }
+struct ViewportLoadingTests: RowsFixture {
 
     @Test func itPlansWhenTheViewportReachesOtherItemsOnly() throws {
         let loading = ViewportLoading(loader: ImageLoader(source: InMemoryImageSource(images: [])))
