@@ -42,8 +42,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int denominator = 1 << (knobs & 3), width, height, scans, damaged;
         pk_jpeg_scaled_size(jpeg.width, jpeg.height, denominator, &width, &height);
         pk_fuzz_picture picture = { width, height, 0 };
-        pk_jpeg_decode_rows(data, size, denominator, (knobs & 4) ? 1 : -1, 100, width, height, (knobs >> 3) & 1,
-                            64u << 20, pk_fuzz_sink, &picture, &scans, &damaged, message, sizeof message);
+        if (knobs & 64) {
+            // A region, as a zoomed-in detail view asks: the middle of the picture, cropped and skipped to.
+            int x = width / 3, w = width / 3 > 0 ? width / 3 : 1, y = height / 2;
+            pk_jpeg_decode_region_rows(data, size, denominator, (knobs & 4) ? 1 : -1, 100, width, height,
+                                       (knobs >> 3) & 1, 64u << 20, x, w, y, pk_fuzz_sink, &picture, &scans, &damaged,
+                                       message, sizeof message);
+        } else {
+            pk_jpeg_decode_rows(data, size, denominator, (knobs & 4) ? 1 : -1, 100, width, height, (knobs >> 3) & 1,
+                                64u << 20, pk_fuzz_sink, &picture, &scans, &damaged, message, sizeof message);
+        }
         // The DC-only path reads every JPEG it is given as far as it can, whatever the header says.
         pk_jpeg_scaled_size(jpeg.width, jpeg.height, 8, &width, &height);
         pk_fuzz_picture eighth = { width, height, 0 };

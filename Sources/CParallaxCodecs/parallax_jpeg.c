@@ -184,7 +184,20 @@ pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denomi
                               int max_scans, int output_width, int output_height, int smooth_upsampling,
                               size_t max_memory, pk_row_sink sink, void *context,
                               int *scans_used, int *damaged, char *message, size_t message_capacity) {
+    return pk_jpeg_decode_region_rows(data, size, scale_denominator, max_missing_bits, max_scans, output_width,
+                                      output_height, smooth_upsampling, max_memory, 0, 0, 0, sink, context,
+                                      scans_used, damaged, message, message_capacity);
+}
+
+pk_status pk_jpeg_decode_region_rows(const uint8_t *data, size_t size, int scale_denominator, int max_missing_bits,
+                                     int max_scans, int output_width, int output_height, int smooth_upsampling,
+                                     size_t max_memory, int crop_x, int crop_width, int first_row,
+                                     pk_row_sink sink, void *context,
+                                     int *scans_used, int *damaged, char *message, size_t message_capacity) {
     if (!data || !sink || size == 0 || max_scans < 1) return PK_ERROR_ARGUMENT;
+    if (crop_x < 0 || crop_width < 0 || first_row < 0 || crop_x + (long)crop_width > output_width ||
+        first_row >= output_height)
+        return PK_ERROR_ARGUMENT;
     if (damaged) *damaged = 0;
     if (scale_denominator != 1 && scale_denominator != 2 && scale_denominator != 4 && scale_denominator != 8)
         return PK_ERROR_ARGUMENT;
@@ -258,13 +271,25 @@ pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denomi
     } else {
         scans = 1;
     }
+    // A region: libjpeg-turbo decodes only the iMCU columns around it
+    // (widening the crop to their boundaries) and skips the rows above it
+    // without colour conversion or upsampling (a baseline file's skipped
+    // rows are still entropy-decoded, as they must be to find the next).
+    int x0 = 0, row_width = output_width;
+    if (crop_width > 0 && crop_width < output_width) {
+        JDIMENSION offset = (JDIMENSION)crop_x, width = (JDIMENSION)crop_width;
+        jpeg_crop_scanline(&cinfo, &offset, &width);
+        x0 = (int)offset;
+        row_width = (int)width;
+    }
+    if (first_row > 0) jpeg_skip_scanlines(&cinfo, (JDIMENSION)first_row);
     int stopped = 0;
     while (!stopped && cinfo.output_scanline < cinfo.output_height) {
         int y = (int)cinfo.output_scanline;
         JSAMPROW rows[1] = { is_cmyk ? cmyk_row : rgba_row };
         jpeg_read_scanlines(&cinfo, rows, 1);
-        if (is_cmyk) pk_cmyk_row_to_rgba(cmyk_row, rgba_row, output_width, inverted);
-        stopped = sink(context, y, 0, 1, output_width, rgba_row);
+        if (is_cmyk) pk_cmyk_row_to_rgba(cmyk_row, rgba_row, row_width, inverted);
+        stopped = sink(context, y, x0, 1, row_width, rgba_row);
     }
     if (multiscan && !stopped) jpeg_finish_output(&cinfo);
     // Whatever was not read (later scans, trailing data, rows not wanted) is

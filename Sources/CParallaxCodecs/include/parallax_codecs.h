@@ -92,6 +92,20 @@ pk_status pk_jpeg_decode_rows(const uint8_t *data, size_t size, int scale_denomi
                               size_t max_memory, pk_row_sink sink, void *context,
                               int *scans_used, int *damaged, char *message, size_t message_capacity);
 
+/// pk_jpeg_decode_rows for a region of the scaled output: the columns
+/// `crop_x ..< crop_x + crop_width` (0 width: every column) of the rows from
+/// `first_row` on, in output pixels. libjpeg-turbo decodes only the iMCU
+/// columns around the region (`jpeg_crop_scanline`, which widens it to their
+/// boundaries: the rows handed to `sink` start at the widened `x0`) and
+/// skips the rows above it (`jpeg_skip_scanlines`); the sink stops the decode
+/// after the region's last row. `output_width × output_height` is still the
+/// whole scaled picture's size. What a zoomed-in detail view decodes.
+pk_status pk_jpeg_decode_region_rows(const uint8_t *data, size_t size, int scale_denominator, int max_missing_bits,
+                                     int max_scans, int output_width, int output_height, int smooth_upsampling,
+                                     size_t max_memory, int crop_x, int crop_width, int first_row,
+                                     pk_row_sink sink, void *context,
+                                     int *scans_used, int *damaged, char *message, size_t message_capacity);
+
 /// Decodes a progressive JPEG at scale 1/8 from its DC coefficients alone
 /// (2 bytes a block, where libjpeg keeps 128 for every block of the image),
 /// handing opaque RGBA8 rows of `output_width` to `sink` as

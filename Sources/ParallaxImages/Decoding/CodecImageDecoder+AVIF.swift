@@ -8,7 +8,7 @@ extension CodecImageDecoder {
     /// 12-bit samples reduced; the rows stream into the area resampler, and
     /// the thumbnail is turned by the file's `irot` and `imir`, which
     /// libavif reports but does not apply.
-    func avif(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+    func avif(_ bytes: UnsafeBufferPointer<UInt8>, target: DecodeTarget) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         let maxPixels = UInt32(clamping: max(options.maximumPixelCount, 1))
         var info = pk_avif_info()
@@ -16,7 +16,7 @@ extension CodecImageDecoder {
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
         let orientation = ImageOrientation(rawValue: Int(info.orientation)) ?? .up
-        let geometry = ThumbnailGeometry(width: width, height: height, orientation: orientation, size: size)
+        let geometry = target.geometry(width: width, height: height, orientation: orientation)
         // Memory: the AV1 decoder's frame (and its copy, counted as 4:4:4), alpha, and the RGBA8 conversion.
         let codecBytes = Self.wholePictureBytes(width: width, height: height, bitDepth: Int(info.depth),
                                                     hasAlpha: info.has_alpha != 0)

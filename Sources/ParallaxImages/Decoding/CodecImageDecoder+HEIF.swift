@@ -25,7 +25,7 @@ extension CodecImageDecoder {
                 let choice = HEIFItemChoice(primaryWidth: Int(info.width), primaryHeight: Int(info.height),
                                             thumbnails: Self.thumbnailSizes(of: info), size: size)
                 guard choice.thumbnailIndex != nil else { return nil }
-                return try heif(bytes, size: size).image
+                return try heif(bytes, target: .thumbnail(size)).image
             }
         }
         return try result.get()
@@ -54,7 +54,7 @@ extension CodecImageDecoder {
     /// them, so the picture arrives upright and EXIF orientation is not
     /// applied on top. HEVC has no downscaled decode: libheif holds the whole
     /// item, which the budget counts.
-    func heif(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+    func heif(_ bytes: UnsafeBufferPointer<UInt8>, target: DecodeTarget) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         // libheif's own size limit (per side): never past its default of 32768.
         let maxDimension = Int32(min(max(options.maximumPixelCount, 1), 32_768))
@@ -64,8 +64,8 @@ extension CodecImageDecoder {
         try options.checkPixelLimit(width: width, height: height)
         let thumbnails = Self.thumbnailSizes(of: info)
         let choice = HEIFItemChoice(primaryWidth: width, primaryHeight: height, thumbnails: options.usesScaledDecoding ? thumbnails : [],
-                                    size: size)
-        let geometry = ThumbnailGeometry(width: choice.width, height: choice.height, orientation: .up, size: size)
+                                    target: target)
+        let geometry = target.geometry(width: choice.width, height: choice.height, orientation: .up)
         let codecBytes = Self.wholePictureBytes(width: choice.width, height: choice.height,
                                                     bitDepth: Int(info.bit_depth), hasAlpha: info.has_alpha != 0)
         let (resampled, needed) = try streamRows(width: choice.width, height: choice.height, crop: geometry.crop,

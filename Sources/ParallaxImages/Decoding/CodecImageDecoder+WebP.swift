@@ -14,14 +14,14 @@ extension CodecImageDecoder {
     /// No bound on the file's length follows from the size a WebP claims
     /// (a lossless file of one colour takes a few hundred bytes at any
     /// size), so the memory budget alone bounds what a header can ask for.
-    func webp(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize,
+    func webp(_ bytes: UnsafeBufferPointer<UInt8>, target: DecodeTarget,
               orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         var info = pk_webp_info()
         try check(pk_webp_read_info(bytes.baseAddress, bytes.count, &info, &message, message.count), message)
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
-        let geometry = ThumbnailGeometry(width: width, height: height, orientation: orientation, size: size)
+        let geometry = target.geometry(width: width, height: height, orientation: orientation)
         let plan = info.has_animation != 0 || !options.usesScaledDecoding
             ? WebPDecodePlan(wholeOf: width, height, geometry: geometry)
             : WebPDecodePlan(width: width, height: height, geometry: geometry)

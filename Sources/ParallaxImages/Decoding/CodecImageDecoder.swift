@@ -76,6 +76,24 @@ public struct CodecImageDecoder: ImageDecoding {
     ///   codec's own `truncated`, `unsupportedVariant`, `outOfMemory` and
     ///   `corrupt`.
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+        try decode(data, target: .thumbnail(size))
+    }
+
+    /// `region` of the JPEG, PNG, WebP, HEIF or AVIF picture in `data`, at
+    /// its pixel size: a JPEG decodes only the iMCU columns around the
+    /// region and the rows down to its last, at the smallest DCT scale that
+    /// still gives it its pixels (`jpeg_crop_scanline`, `jpeg_skip_scanlines`);
+    /// a WebP decodes its crop; a PNG streams its rows down to the region's
+    /// last one; HEIF and AVIF decode the whole picture (libheif decodes a
+    /// grid image's tiles one by one, but Debian 12's libheif 1.15 has no
+    /// call for a single tile). The memory budget is the thumbnail's.
+    ///
+    /// - Throws: the errors of ``thumbnail(from:size:)``.
+    public func image(from data: Data, region: ImageRegion) throws(ImageDecodingError) -> DecodedThumbnail {
+        try decode(data, target: .region(region))
+    }
+
+    private func decode(_ data: Data, target: DecodeTarget) throws(ImageDecodingError) -> DecodedThumbnail {
         guard !data.isEmpty else { throw .empty }
         guard let format = ImageFormat(sniffing: data) else {
             if let name = UnreadImageFormat(sniffing: data) { throw .unsupportedVariant(name.description) }
@@ -85,11 +103,11 @@ public struct CodecImageDecoder: ImageDecoding {
             let bytes = raw.bindMemory(to: UInt8.self)
             return Result { () throws(ImageDecodingError) in
                 switch format {
-                case .jpeg: return try jpeg(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
-                case .png: return try png(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
-                case .webp: return try webp(bytes, size: size, orientation: ExifOrientationReader.orientation(in: data))
-                case .heif: return try heif(bytes, size: size)
-                case .avif: return try avif(bytes, size: size)
+                case .jpeg: return try jpeg(bytes, target: target, orientation: ExifOrientationReader.orientation(in: data))
+                case .png: return try png(bytes, target: target, orientation: ExifOrientationReader.orientation(in: data))
+                case .webp: return try webp(bytes, target: target, orientation: ExifOrientationReader.orientation(in: data))
+                case .heif: return try heif(bytes, target: target)
+                case .avif: return try avif(bytes, target: target)
                 }
             }
         }
@@ -98,7 +116,7 @@ public struct CodecImageDecoder: ImageDecoding {
 
     // MARK: JPEG
 
-    private func jpeg(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize,
+    private func jpeg(_ bytes: UnsafeBufferPointer<UInt8>, target: DecodeTarget,
                       orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         var info = pk_jpeg_info()
@@ -115,7 +133,7 @@ public struct CodecImageDecoder: ImageDecoding {
             throw .truncated("the file ends before its end-of-image marker")
         }
 
-        let geometry = ThumbnailGeometry(width: sourceWidth, height: sourceHeight, orientation: orientation, size: size)
+        let geometry = target.geometry(width: sourceWidth, height: sourceHeight, orientation: orientation)
         let denominator = options.usesScaledDecoding ? geometry.jpegScaleDenominator : 1
         var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
         pk_jpeg_scaled_size(info.width, info.height, Int32(denominator), &scaledWidth, &scaledHeight)
@@ -148,13 +166,24 @@ public struct CodecImageDecoder: ImageDecoding {
         // Memory: libjpeg's (its whole-image coefficients for multi-scan files, and its row buffers), the
         // scanline (twice for CMYK) and the resampler.
         let codecBytes = Self.sum(Int(clamping: info.coefficient_bytes), Int(clamping: info.buffer_bytes), width * 8)
+        // The columns and rows the resampler reads (a pixel of margin for its edge taps); a thumbnail's crop
+        // spans most of the picture, so only a region is cut out.
+        var columns = (x: 0, width: 0), firstRow = 0, decodedPixels = width * height
+        if case .region = target {
+            let x0 = max(Int(crop.0.rounded(.down)) - 1, 0), x1 = min(Int((crop.0 + crop.2).rounded(.up)) + 1, width)
+            columns = x1 - x0 < width ? (x0, x1 - x0) : (0, 0)
+            firstRow = min(max(Int(crop.1.rounded(.down)) - 1, 0), height - 1)
+            let lastRow = min(Int((crop.1 + crop.3).rounded(.up)) + 1, height)
+            // libjpeg-turbo widens the columns to whole iMCUs (at most 2 × 16 pixels at full scale).
+            decodedPixels = min(x1 - x0 + 32, width) * max(lastRow - firstRow, 1)
+        }
         let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             var damaged: Int32 = 0
-            let status = pk_jpeg_decode_rows(
+            let status = pk_jpeg_decode_region_rows(
                 bytes.baseAddress, bytes.count, Int32(denominator), Int32(options.progressiveMissingBits ?? -1),
                 Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
-                options.usesSmoothUpsampling ? 1 : 0, codecBytes,
+                options.usesSmoothUpsampling ? 1 : 0, codecBytes, Int32(columns.x), Int32(columns.width), Int32(firstRow),
                 Self.rowSink, sink, nil, &damaged, &message, message.count)
             try check(status, message)
             if damaged != 0, options.requiresCompleteFile {
@@ -163,12 +192,12 @@ public struct CodecImageDecoder: ImageDecoding {
             }
         }
         return finish(resampled, orientation: orientation, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                      decodedPixelCount: width * height, workingBytes: needed)
+                      decodedPixelCount: decodedPixels, workingBytes: needed)
     }
 
     // MARK: PNG
 
-    private func png(_ bytes: UnsafeBufferPointer<UInt8>, size: ThumbnailSize,
+    private func png(_ bytes: UnsafeBufferPointer<UInt8>, target: DecodeTarget,
                      orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedThumbnail {
         var message = [CChar](repeating: 0, count: 200)
         try HeaderPlausibility.checkPNGChunks(bytes)
@@ -177,7 +206,7 @@ public struct CodecImageDecoder: ImageDecoding {
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
         try HeaderPlausibility.check(.png, width: width, height: height, byteCount: bytes.count)
-        let geometry = ThumbnailGeometry(width: width, height: height, orientation: orientation, size: size)
+        let geometry = target.geometry(width: width, height: height, orientation: orientation)
         let crop = geometry.crop
 
         // Memory: libpng's rows (at up to 8 bytes a pixel for 16-bit RGBA, with the previous row kept for

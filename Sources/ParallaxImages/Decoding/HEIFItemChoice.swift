@@ -16,7 +16,7 @@ struct HEIFItemChoice: Sendable, Hashable {
     var width: Int
     var height: Int
 
-    init(primaryWidth: Int, primaryHeight: Int, thumbnails: [(width: Int, height: Int)], size: ThumbnailSize) {
+    init(primaryWidth: Int, primaryHeight: Int, thumbnails: [(width: Int, height: Int)], target: DecodeTarget) {
         thumbnailIndex = nil
         width = primaryWidth
         height = primaryHeight
@@ -24,12 +24,17 @@ struct HEIFItemChoice: Sendable, Hashable {
         for (index, thumbnail) in thumbnails.enumerated() where thumbnail.width > 0 && thumbnail.height > 0 {
             let thumbnailAspect = Double(thumbnail.width) / Double(thumbnail.height)
             guard abs(thumbnailAspect / aspect - 1) <= 0.02, thumbnail.width * thumbnail.height < width * height else { continue }
-            let geometry = ThumbnailGeometry(width: thumbnail.width, height: thumbnail.height, orientation: .up, size: size)
+            let geometry = target.geometry(width: thumbnail.width, height: thumbnail.height, orientation: .up)
             guard geometry.crop.width >= Double(geometry.storedOutput.width),
                   geometry.crop.height >= Double(geometry.storedOutput.height) else { continue }
             thumbnailIndex = index
             width = thumbnail.width
             height = thumbnail.height
         }
+    }
+
+    /// The choice for a thumbnail of `size`.
+    init(primaryWidth: Int, primaryHeight: Int, thumbnails: [(width: Int, height: Int)], size: ThumbnailSize) {
+        self.init(primaryWidth: primaryWidth, primaryHeight: primaryHeight, thumbnails: thumbnails, target: .thumbnail(size))
     }
 }

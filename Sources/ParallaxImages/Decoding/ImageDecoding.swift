@@ -122,11 +122,46 @@ public protocol ImageDecoding: Sendable {
     /// decoded upright at its own size: never the full picture. `nil` when
     /// it has none (the default, for decoders that do not read them).
     func embeddedThumbnail(in data: Data) throws(ImageDecodingError) -> PixelImage?
+    /// `region` of the picture in `data`, upright, at its pixel size: what a
+    /// zoomed-in detail view shows. Decoders read only what the region
+    /// needs where their codec allows it. The default makes it from a `fit`
+    /// thumbnail of the whole picture large enough for the region to have
+    /// its pixels, under the same limits, then cuts the region out.
+    func image(from data: Data, region: ImageRegion) throws(ImageDecodingError) -> DecodedThumbnail
 }
 
 extension ImageDecoding {
     /// None: this decoder does not read embedded thumbnails.
     public func embeddedThumbnail(in data: Data) throws(ImageDecodingError) -> PixelImage? { nil }
+
+    /// The region cut from a `fit` thumbnail of the whole picture at the
+    /// size that gives the region its pixels (capped at the largest
+    /// thumbnail side).
+    public func image(from data: Data, region: ImageRegion) throws(ImageDecodingError) -> DecodedThumbnail {
+        let side = { (pixels: Int, fraction: Double) in min(Int((Double(pixels) / fraction).rounded(.up)), ThumbnailSize.maximumSide) }
+        let size: ThumbnailSize
+        do {
+            size = try ThumbnailSize(width: side(region.pixelWidth, region.width), height: side(region.pixelHeight, region.height),
+                                     mode: .fit)
+        } catch {
+            throw .tooLarge(width: side(region.pixelWidth, region.width), height: side(region.pixelHeight, region.height),
+                            limit: ThumbnailSize.maximumSide * ThumbnailSize.maximumSide)
+        }
+        let whole = try thumbnail(from: data, size: size)
+        let image = whole.image
+        let crop = (region.x * Double(image.width), region.y * Double(image.height),
+                    max(region.width * Double(image.width), 1e-9), max(region.height * Double(image.height), 1e-9))
+        let resampler = StreamingAreaResampler(sourceWidth: image.width, sourceHeight: image.height, crop: crop,
+                                               outputWidth: region.pixelWidth, outputHeight: region.pixelHeight)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height {
+                guard let row = pixels.baseAddress?.advanced(by: y * image.width * 4),
+                      !resampler.consume(y: y, x0: 0, dx: 1, count: image.width, pixels: row) else { break }
+            }
+        }
+        return DecodedThumbnail(image: resampler.finish(), sourceWidth: whole.sourceWidth, sourceHeight: whole.sourceHeight,
+                                decodedPixelCount: whole.decodedPixelCount, workingBytes: whole.workingBytes)
+    }
 }
 
 /// The image formats the pipeline recognises by their first bytes.

@@ -40,6 +40,20 @@ public struct ImageIODecoder: ImageDecoding {
     ///   ``DecodingOptions/requiresCompleteFile`` is off), `corrupt` when
     ///   ImageIO cannot make the thumbnail.
     public func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+        try decode(data, target: .thumbnail(size))
+    }
+
+    /// `region` of the picture in `data` at its pixel size: ImageIO's
+    /// thumbnail just large enough for the region to have its pixels (the
+    /// whole picture at full size when zoomed to 1:1), the region drawn from
+    /// it. A detail view on an Apple platform would rather tile with
+    /// `CGImageSourceCreateImageAtIndex` and `CATiledLayer`; this keeps the
+    /// protocol's answer the same on every platform.
+    public func image(from data: Data, region: ImageRegion) throws(ImageDecodingError) -> DecodedThumbnail {
+        try decode(data, target: .region(region))
+    }
+
+    private func decode(_ data: Data, target: DecodeTarget) throws(ImageDecodingError) -> DecodedThumbnail {
         guard !data.isEmpty else { throw .empty }
         let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
         guard let source = CGImageSourceCreateWithData(data as CFData, sourceOptions),
@@ -61,8 +75,9 @@ public struct ImageIODecoder: ImageDecoding {
 
         // The thumbnail, upright, no larger than the crop needs.
         let displayed = header.orientation.displayedSize(width: header.width, height: header.height)
+        let geometry = target.geometry(width: displayed.width, height: displayed.height, orientation: .up)
         let maxPixelSize = options.usesScaledDecoding
-            ? ThumbnailGeometry.imageIOMaxPixelSize(width: displayed.width, height: displayed.height, size: size)
+            ? ThumbnailGeometry.imageIOMaxPixelSize(width: displayed.width, height: displayed.height, geometry: geometry)
             : max(displayed.width, displayed.height)
         let thumbnailOptions: [CFString: Any] = [
             kCGImageSourceCreateThumbnailFromImageAlways: true,
@@ -76,7 +91,6 @@ public struct ImageIODecoder: ImageDecoding {
         }
 
         // The crop, drawn to the exact size.
-        let geometry = ThumbnailGeometry(width: displayed.width, height: displayed.height, orientation: .up, size: size)
         let image = try Self.draw(thumbnail, geometry: geometry, displayedWidth: displayed.width,
                                   displayedHeight: displayed.height)
         return DecodedThumbnail(image: image, sourceWidth: displayed.width, sourceHeight: displayed.height,

@@ -29,6 +29,8 @@ final class StreamingAreaResampler {
     private let columns: AreaResampler.Taps
     private let rows: AreaResampler.Taps
     private let firstRow: Int
+    /// The source columns any output pixel reads.
+    private let columnSpan: Range<Int>
     /// For each source row from `firstRow`: the first output row that reads it, and how many do.
     private var rowReaders: [(first: Int32, count: Int32)] = []
     /// For each source column (sparse rows only, built on first use): the same, for output columns.
@@ -53,6 +55,7 @@ final class StreamingAreaResampler {
         rows = AreaResampler.Taps(sourceStart: crop.y, sourceLength: crop.height, sourceLimit: max(sourceHeight, 1),
                                   outputLength: self.outputHeight)
         firstRow = Int(rows.first[0])
+        columnSpan = Int(columns.first[0])..<Int(columns.first[self.outputWidth - 1] + columns.count[self.outputWidth - 1])
         lastNeededRow = Int(rows.first[self.outputHeight - 1] + rows.count[self.outputHeight - 1]) - 1
         if Self.isOneToOne(crop: crop, outputWidth: self.outputWidth, outputHeight: self.outputHeight,
                            sourceWidth: self.sourceWidth, sourceHeight: max(sourceHeight, 1)) {
@@ -110,8 +113,9 @@ final class StreamingAreaResampler {
         guard count > 0 else { return false }
         if let origin = oneToOne {
             copy(y: y - origin.y, x0: x0 - origin.x, dx: dx, count: count, pixels: pixels)
-        } else if dx == 1, x0 == 0, count == sourceWidth {
-            gather(pixels)
+        } else if dx == 1, x0 <= columnSpan.lowerBound, x0 + count >= columnSpan.upperBound {
+            // A whole row, or a cropped one holding every column the output reads (a region's JPEG rows).
+            gather(pixels, from: x0)
             accumulate(y)
         } else {
             scatter(x0: x0, dx: dx, count: count, pixels: pixels)
@@ -147,8 +151,9 @@ final class StreamingAreaResampler {
         }
     }
 
-    /// A whole row, horizontally: each output column the weighted sum of its taps.
-    private func gather(_ pixels: UnsafePointer<UInt8>) {
+    /// A row whose first pixel is source column `x0`, horizontally: each output column the weighted sum
+    /// of its taps (all within the row: ``columnSpan``).
+    private func gather(_ pixels: UnsafePointer<UInt8>, from x0: Int) {
         columns.first.withUnsafeBufferPointer { first in
         columns.count.withUnsafeBufferPointer { count in
         columns.offsets.withUnsafeBufferPointer { offsets in
@@ -159,7 +164,7 @@ final class StreamingAreaResampler {
                 let start = Int(first[x]), taps = Int(count[x]), offset = Int(offsets[x])
                 for tap in 0..<taps {
                     let weight = weights[offset + tap]
-                    let p = (start + tap) * 4
+                    let p = (start + tap - x0) * 4
                     r += weight * Float(pixels[p]); g += weight * Float(pixels[p + 1])
                     b += weight * Float(pixels[p + 2]); a += weight * Float(pixels[p + 3])
                 }

@@ -87,8 +87,15 @@ struct ThumbnailGeometry: Sendable, Hashable {
     /// Pure, so it is tested on Linux, where ImageIO does not exist.
     static func imageIOMaxPixelSize(width: Int, height: Int, size: ThumbnailSize) -> Int {
         guard width > 0, height > 0 else { return 1 }
+        return imageIOMaxPixelSize(width: width, height: height,
+                                   geometry: ThumbnailGeometry(width: width, height: height, orientation: .up, size: size))
+    }
+
+    /// ``imageIOMaxPixelSize(width:height:size:)`` for any geometry made for
+    /// the upright picture (a region's too).
+    static func imageIOMaxPixelSize(width: Int, height: Int, geometry: ThumbnailGeometry) -> Int {
+        guard width > 0, height > 0 else { return 1 }
         let longestSide = max(width, height)
-        let geometry = ThumbnailGeometry(width: width, height: height, orientation: .up, size: size)
         let longest = Double(longestSide)
         // One multiplication and one division per side: exact when the
         // crop side is a whole number and the answer is too.
