@@ -51,6 +51,9 @@ public struct CaptureDateReader: Sendable {
     /// usually follows the image data, the orientation its header's first
     /// bytes could not give.
     public private(set) var exifOrientation: ImageOrientation?
+    /// The camera and lens the Exif data the last ``read()`` went through
+    /// names, if any: what a detail view's information panel shows.
+    public private(set) var camera: CameraDescription?
 
     /// A reader of the photo in `format` whose file starts with `firstBytes`
     /// and is `fileLength` bytes long, when that is known: nothing past the
@@ -75,7 +78,7 @@ public struct CaptureDateReader: Sendable {
     public mutating func read() -> Reading {
         guard excerpts.pieces.count <= Self.maximumReads + 1 else { return .notFound }
         let format = self.format
-        let (reading, orientation) = excerpts.withViews { views in
+        let (reading, orientation, camera) = excerpts.withViews { views in
             var search = MetadataSearch(views: views)
             switch format {
             case .jpeg: search.jpeg()
@@ -83,9 +86,10 @@ public struct CaptureDateReader: Sendable {
             case .webp: search.webp()
             case .heif, .avif: search.heif()
             }
-            return (search.result, search.orientation)
+            return (search.result, search.orientation, search.camera)
         }
         exifOrientation = orientation
+        self.camera = camera
         // Remembered to tell a short answer, which means the file ends there.
         if case .needsBytes(let range) = reading { excerpts.request = range }
         return reading

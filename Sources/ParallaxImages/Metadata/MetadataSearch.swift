@@ -13,6 +13,8 @@ struct MetadataSearch {
     private(set) var missing: Range<Int>?
     /// IFD0's orientation in the Exif data read, if any.
     private(set) var orientation: ImageOrientation?
+    /// The camera and lens in the Exif data read, if it names them.
+    private(set) var camera: CameraDescription?
 
     /// The most bytes of Exif or XMP data read: dates sit near the start of
     /// both; what follows is thumbnails and edit histories.
@@ -62,6 +64,7 @@ struct MetadataSearch {
     /// The three dates of an EXIF structure, each with its offset and fraction.
     private mutating func offer(_ tiff: TIFFMetadata) {
         orientation = orientation ?? tiff.orientation
+        if camera == nil, !tiff.camera.isEmpty { camera = tiff.camera }
         for (fields, source) in [(tiff.original, CaptureDate.Source.exifOriginal), (tiff.digitized, .exifDigitized), (tiff.modified, .exifModified)] {
             guard let text = fields.text else { continue }
             offer(CaptureDate(exifText: text, offset: fields.offset, subseconds: fields.subseconds, source: source))

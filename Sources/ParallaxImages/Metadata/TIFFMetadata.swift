@@ -26,6 +26,9 @@ struct TIFFMetadata {
     var digitized = DateFields()
     /// IFD0's DateTime (0x0132), OffsetTime (0x9010), SubSecTime (0x9290): the file's last change.
     var modified = DateFields()
+    /// IFD0's Make (0x010F) and Model (0x0110); the Exif IFD's LensMake
+    /// (0xA433) and LensModel (0xA434).
+    var camera = CameraDescription()
 
     /// The fields of the TIFF structure in file offsets `range` of `view`,
     /// or `nil` if it does not start with a TIFF header.
@@ -46,6 +49,8 @@ struct TIFFMetadata {
             case 0x0112: if let value = tiff.u16(entry + 8, littleEndian: little) { orientation = ImageOrientation(rawValue: value) }
             case 0x8769: exifIFD = tiff.u32(entry + 8, littleEndian: little)
             case 0x0132: modified.text = Self.ascii(tiff, entry: entry, start: start, little: little)
+            case 0x010F: camera.make = Self.ascii(tiff, entry: entry, start: start, little: little).flatMap(Self.trimmed)
+            case 0x0110: camera.model = Self.ascii(tiff, entry: entry, start: start, little: little).flatMap(Self.trimmed)
             default: break
             }
         }
@@ -61,6 +66,8 @@ struct TIFFMetadata {
                 case 0x9290: modified.subseconds = text()
                 case 0x9291: original.subseconds = text()
                 case 0x9292: digitized.subseconds = text()
+                case 0xA433: camera.lensMake = text().flatMap(Self.trimmed)
+                case 0xA434: camera.lensModel = text().flatMap(Self.trimmed)
                 default: break
                 }
             }
@@ -78,6 +85,12 @@ struct TIFFMetadata {
             guard let tag = tiff.u16(entry, littleEndian: little), tiff.contains(entry, count: 12) else { return }
             body(tag, entry)
         }
+    }
+
+    /// `text` without surrounding spaces (cameras pad Make and Model), or `nil` when nothing is left.
+    private static func trimmed(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// The text of an ASCII entry (type 2; type 7, undefined, as some
