@@ -135,7 +135,7 @@ public protocol ZoomSourceHost: AnyObject {
 
 /// What a zoom transition does for an item: use its tile, scroll the grid
 /// first, or fall back to a cross-fade.
-public enum ZoomSourceDecision: Sendable, Hashable {
+public enum ZoomSourceDecision: Sendable, Equatable {
     /// The tile shows the photo, on screen: zoom to it.
     case use
     /// Scroll the grid to this content offset first, then decide again.

@@ -2,6 +2,7 @@
 import CoreGraphics
 #endif
 import Foundation
+import ParallaxCore
 import ParallaxImages
 
 /// Where a zoom transition between a parallax tile and a detail view starts
@@ -55,6 +56,16 @@ public struct ZoomSourceFrames: Sendable, Hashable {
         let own = content.width > 0 && content.height > 0 ? content.width / content.height : 1
         self.aspectRatio = given.isFinite && given > 0 ? given : own
         pictureFrame = PhotoZoomTransition.filledFrame(aspectRatio: self.aspectRatio, covering: content)
+    }
+
+    /// Hashes the three rectangles and the aspect ratio, the values `==`
+    /// compares (spelled out: CGRect is only Equatable in Apple SDKs before
+    /// iOS 18).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rect: tileFrame)
+        hasher.combine(rect: contentFrame)
+        hasher.combine(rect: pictureFrame)
+        hasher.combine(aspectRatio)
     }
 
     /// The part of the tile its picture covers: all of the tile whenever
