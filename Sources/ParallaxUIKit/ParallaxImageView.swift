@@ -38,6 +38,11 @@ public final class ParallaxImageView: ParallaxView {
     /// Why the current photo failed to load, if it did.
     public private(set) var failureMessage: String?
 
+    /// The photo the view was last asked to show (``setImage(_:preview:using:)``),
+    /// shown or loading; `nil` once cleared. A reused view names its new
+    /// photo, so a zoom transition never takes it for the old one.
+    public var imageID: ImageID? { requestedID }
+
     private var requestedID: ImageID?
     private var requests: ImageRequester<ObjectIdentifier>?
     private var currentKey: ThumbnailKey?
