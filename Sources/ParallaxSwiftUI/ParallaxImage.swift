@@ -51,6 +51,7 @@ public struct ParallaxImage: View {
     @Environment(\.parallaxViewportSize) private var viewportSize
     @Environment(\.parallaxObscuredInsets) private var obscuredInsets
     @Environment(\.parallaxPin) private var pin
+    @Environment(\.parallaxZoomSource) private var zoomSource
 
     /// An image that fills the view with parallax.
     ///
@@ -129,12 +130,14 @@ public struct ParallaxImage: View {
 
     /// The picture scaled to fill `contentSize`, centred on the item of
     /// `itemSize`: the placement's content frame before its offset, whose
-    /// centre is the item's centre.
+    /// centre is the item's centre. That frame is the zoom transition's
+    /// source, if one is asked for (``SwiftUI/View/parallaxZoomSource(id:in:)``).
     private func picture(sized contentSize: CGSize, in itemSize: CGSize) -> some View {
         image?
             .resizable()
             .scaledToFill()
             .frame(width: contentSize.width, height: contentSize.height)
+            .modifier(ParallaxZoomSourceMarker(tag: zoomSource))
             .frame(width: itemSize.width, height: itemSize.height)
     }
 }
