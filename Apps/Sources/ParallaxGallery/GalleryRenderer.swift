@@ -22,12 +22,43 @@ package struct GalleryRenderer {
     package static let cachedPlaceholder = RGBA(0, 0, 0)
     package static let errorTile = RGBA(110, 24, 30)
 
+    /// Draws the grid, then the detail view's `viewer` scene over it (the
+    /// grid not at all when the scene covers it, and without the tile the
+    /// photo is lifted from), then the status, HUD, help and credits.
     @MainActor
     package func draw(_ model: GalleryModel, on canvas: GalleryCanvas, hud: [String] = []) {
+        draw(model, viewer: nil, on: canvas, hud: hud)
+    }
+
+    @MainActor
+    func draw(_ model: GalleryModel, viewer: ViewerScene?, on canvas: GalleryCanvas, hud: [String] = []) {
         canvas.clip(to: nil)
-        canvas.clear(Self.background)
+        canvas.clear(viewer?.coversGrid == true ? RGBA(0, 0, 0) : Self.background)
+        if viewer?.coversGrid != true { drawCells(of: model, hiding: viewer?.liftedItem, on: canvas) }
+        if let viewer { draw(viewer, on: canvas) }
+        if let status = model.status {
+            canvas.drawText(status, at: CGPoint(x: 20, y: 20), size: 18, color: RGBA(255, 255, 255), outlined: true)
+        }
+        if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
+        if showsHelp {
+            drawLines(Self.helpLines + (viewer == nil ? [] : Self.viewerHelpLines), at: CGPoint(x: 40, y: 60), on: canvas,
+                      size: 16, panel: true)
+        }
+        if showsCredits {
+            drawLines(["Photo credits"] + model.library.credits.prefix(40), at: CGPoint(x: 40, y: 60), on: canvas, size: 12, panel: true)
+        }
+    }
+
+    /// The grid's cells and section headers; the cell of `hidden` (a photo
+    /// lifted into the detail view) shows the background.
+    @MainActor
+    private func drawCells(of model: GalleryModel, hiding hidden: Int?, on canvas: GalleryCanvas) {
         for cell in model.cells {
             canvas.clip(to: cell.frame)
+            if cell.item == hidden {
+                canvas.fill(cell.frame, Self.background)
+                continue
+            }
             if let image = cell.image, let key = cell.imageKey {
                 let rect = cell.contentFrame.offsetBy(dx: cell.frame.minX, dy: cell.frame.minY)
                 // Under an opaque photo that has faded in and covers its cell, the placeholder is hidden: not drawn.
@@ -52,14 +83,6 @@ package struct GalleryRenderer {
         }
         canvas.clip(to: nil)
         drawSectionHeaders(of: model, on: canvas)
-        if let status = model.status {
-            canvas.drawText(status, at: CGPoint(x: 20, y: 20), size: 18, color: RGBA(255, 255, 255), outlined: true)
-        }
-        if showsHUD { drawLines(hud, at: CGPoint(x: 10, y: 8), on: canvas, size: 13) }
-        if showsHelp { drawLines(Self.helpLines, at: CGPoint(x: 40, y: 60), on: canvas, size: 16, panel: true) }
-        if showsCredits {
-            drawLines(["Photo credits"] + model.library.credits.prefix(40), at: CGPoint(x: 40, y: 60), on: canvas, size: 12, panel: true)
-        }
     }
 
     /// Whether `outer` covers every pixel of `inner`, shared edges included
@@ -182,6 +205,7 @@ package struct GalleryRenderer {
         "O   order: newest / oldest first / by name       D   sections: month / day / folder / none",
         ", and .   previous / next section (month)",
         "N   snapping on/off          Y   layered scene          C   photo credits",
+        "click or Enter   open the photo (Enter: the one under the pointer, else the top one)",
         "H or ?   this help           I   HUD           click a failed tile to retry      Q / Esc   quit",
     ]
 }

@@ -45,6 +45,13 @@ package final class GalleryWindow {
     /// What the person scrolling sees, over the last five to ten seconds
     /// (two alternating five-second windows).
     private var quality = (current: ScrollingQuality(), previous: ScrollingQuality())
+    /// The detail view a click or Enter opens.
+    private lazy var viewer: PhotoViewer = {
+        PhotoViewer.make(for: model)
+    }()
+    /// A click on the open photo closes it once no second click (a double click: 1:1) has come by then.
+    private var pendingClose: Double?
+    private static let doubleClickTime = 0.3
 
     /// - Parameter showsHUD: Whether the developer HUD (frame rate, hitches,
     ///   loader counters) starts shown; off by default, so it covers no
@@ -109,8 +116,13 @@ package final class GalleryWindow {
                 scene.advance(by: CGFloat(min(start - previous, 0.25)))
                 renderer.draw(scene, on: canvas, hud: hud())
             } else {
+                if let due = pendingClose, start >= due {
+                    pendingClose = nil
+                    viewer.close(now: start)
+                }
                 model.update(now: start)
-                renderer.draw(model, on: canvas, hud: hud())
+                viewer.update(now: start)
+                renderer.draw(model, viewer: viewer.scene, on: canvas, hud: hud())
             }
             SDL_RenderPresent(sdlRenderer)
             let finished = Self.now()
@@ -217,6 +229,9 @@ package final class GalleryWindow {
             let size = CGSize(width: CGFloat(event.window.data1), height: CGFloat(event.window.data2))
             model.resize(to: size)
             scene?.resize(to: size)
+            viewer.resize(to: CGRect(origin: .zero, size: size))
+        case _ where viewer.isShown && scene == nil:
+            await handleInViewer(event, canvas: canvas)
         case SDL_MOUSEWHEEL where scene != nil:
             scene!.fling(velocity: -CGFloat(event.wheel.preciseY + event.wheel.preciseX) * 2400)
         case SDL_MOUSEWHEEL where (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_CTRL.rawValue)) != 0:
@@ -272,8 +287,12 @@ package final class GalleryWindow {
                 velocity = -(last.y - first.y) / CGFloat(last.time - first.time)
             }
             model.endDrag(velocity: velocity)
-            if drag.moved <= 6, let item = model.item(at: drag.last), model.cells.first(where: { $0.item == item })?.failure != nil {
-                model.retry(item: item)
+            if drag.moved <= 6, let item = model.item(at: drag.last) {
+                if model.cells.first(where: { $0.item == item })?.failure != nil {
+                    model.retry(item: item)
+                } else {
+                    viewer.open(item: item, now: Self.now())
+                }
             }
         case SDL_KEYDOWN:
             await handleKey(event.key.keysym.sym, canvas: canvas)
@@ -287,6 +306,8 @@ package final class GalleryWindow {
         let page = model.viewportSize.height
         switch Int(key) {
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): running = false
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue):
+            if let item = model.itemToOpen(at: Self.mousePosition()) { viewer.open(item: item, now: Self.now()) }
         case Int(SDLK_g.rawValue): model.toggleLayout(now: Self.now())
         case Int(SDLK_1.rawValue): model.switchLayout(to: .grid, now: Self.now())
         case Int(SDLK_2.rawValue): model.switchLayout(to: .list, now: Self.now())
@@ -325,6 +346,79 @@ package final class GalleryWindow {
         }
     }
 
+    /// The pointer's position in the window.
+    private static func mousePosition() -> CGPoint? {
+        var x: Int32 = 0, y: Int32 = 0
+        guard SDL_GetMouseFocus() != nil else { return nil }
+        SDL_GetMouseState(&x, &y)
+        return CGPoint(x: CGFloat(x), y: CGFloat(y))
+    }
+
+    /// Input while the detail view is shown: zoom (wheel, Ctrl + wheel,
+    /// pinch), pan or page (drag), 1:1 (double click), close (click, Esc,
+    /// Enter, a pinch in at fit), page (arrows), information (I).
+    private func handleInViewer(_ event: SDL_Event, canvas: SDLCanvas) async {
+        let now = Self.now()
+        switch SDL_EventType(rawValue: event.type) {
+        case SDL_QUIT:
+            running = false
+        case SDL_MOUSEWHEEL:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            viewer.zoom(by: pow(1.15, CGFloat(event.wheel.preciseY)), about: CGPoint(x: CGFloat(x), y: CGFloat(y)), now: now)
+        case SDL_MULTIGESTURE where event.mgesture.numFingers >= 2:
+            let point = CGPoint(x: CGFloat(event.mgesture.x) * model.viewportSize.width,
+                                y: CGFloat(event.mgesture.y) * model.viewportSize.height)
+            viewer.zoom(by: exp(CGFloat(event.mgesture.dDist) * 4), about: point, now: now)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            let point = CGPoint(x: CGFloat(event.button.x), y: CGFloat(event.button.y))
+            dragging = (point, [(now, point.x)], 0)
+            if event.button.clicks >= 2 {
+                pendingClose = nil
+                viewer.toggleOneToOne(at: point)
+            }
+        case SDL_MOUSEMOTION where dragging != nil:
+            let point = CGPoint(x: CGFloat(event.motion.x), y: CGFloat(event.motion.y))
+            let delta = CGSize(width: point.x - dragging!.last.x, height: point.y - dragging!.last.y)
+            viewer.drag(by: delta)
+            dragging!.last = point
+            dragging!.moved += abs(delta.width) + abs(delta.height)
+            dragging!.samples.append((now, point.x))
+            if dragging!.samples.count > 6 { dragging!.samples.removeFirst() }
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let drag = dragging else { return }
+            dragging = nil
+            if drag.moved <= 6 {
+                if event.button.clicks == 1 { pendingClose = now + Self.doubleClickTime }
+                return
+            }
+            var velocity: CGFloat = 0
+            if let first = drag.samples.first, let last = drag.samples.last, last.time - first.time > 0.001, now - last.time < 0.08 {
+                velocity = (last.y - first.y) / CGFloat(last.time - first.time)
+            }
+            viewer.endDrag(velocity: velocity, now: now)
+        case SDL_KEYDOWN:
+            let center = CGPoint(x: model.viewportSize.width / 2, y: model.viewportSize.height / 2)
+            switch Int(event.key.keysym.sym) {
+            case Int(SDLK_ESCAPE.rawValue), Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue), Int(SDLK_BACKSPACE.rawValue):
+                viewer.close(now: now)
+            case Int(SDLK_q.rawValue): running = false
+            case Int(SDLK_RIGHT.rawValue), Int(SDLK_SPACE.rawValue), Int(SDLK_PAGEDOWN.rawValue): viewer.page(by: 1, now: now)
+            case Int(SDLK_LEFT.rawValue), Int(SDLK_PAGEUP.rawValue): viewer.page(by: -1, now: now)
+            case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): viewer.zoom(by: 1.5, about: center, now: now)
+            case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): viewer.zoom(by: 1 / 1.5, about: center, now: now)
+            case Int(SDLK_0.rawValue): viewer.fit()
+            case Int(SDLK_z.rawValue), Int(SDLK_1.rawValue): viewer.toggleOneToOne(at: center)
+            case Int(SDLK_i.rawValue): viewer.showsInfo.toggle()
+            case Int(SDLK_h.rawValue), Int(SDLK_QUESTION.rawValue), Int(SDLK_SLASH.rawValue): renderer.showsHelp.toggle()
+            case Int(SDLK_p.rawValue): saveScreenshot(canvas)
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
     /// Writes the frame on screen to the screenshot folder (P).
     private func saveScreenshot(_ canvas: SDLCanvas) {
         guard let screenshotDirectory, let pixels = canvas.readPixels(), let png = pixels.pngData() else { return }
@@ -344,7 +438,8 @@ package final class GalleryWindow {
             + "top-photo: \(topPhoto?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "none") "
             + "layout: \(model.settings.layout.rawValue) "
             + "reading: \(model.isListing || !model.allDatesRead ? "yes" : "no") "
-            + "moving: \(model.isMoving ? "yes" : "no")\n"
+            + "moving: \(model.isMoving ? "yes" : "no") "
+            + "viewer: \(viewer.isShown ? "item \(viewer.item) \(viewer.isSharp ? "sharp" : "not-sharp") zoom \(String(format: "%.2f", Double(viewer.zoom.scale)))" : "closed")\n"
         FileHandle.standardOutput.write(Data(line.utf8))      // unbuffered: scripts read it while the window is open
     }
 }

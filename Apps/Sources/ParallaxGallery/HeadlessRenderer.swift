@@ -47,8 +47,13 @@ package final class HeadlessRenderer {
 
     /// Draws `model` as it is now, without reading the frame back.
     package func draw(_ model: GalleryModel, hud: [String] = []) {
+        draw(model, viewer: nil, hud: hud)
+    }
+
+    /// Draws `model` with the detail view's `viewer` scene over it.
+    func draw(_ model: GalleryModel, viewer: ViewerScene?, hud: [String] = []) {
         canvas.beginFrame()
-        renderer.draw(model, on: canvas, hud: hud)
+        renderer.draw(model, viewer: viewer, on: canvas, hud: hud)
         SDL_RenderPresent(canvas.renderer)
     }
 }
