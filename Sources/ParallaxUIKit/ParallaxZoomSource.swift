@@ -26,7 +26,8 @@ public protocol ParallaxZoomDestination: UIViewController {
     /// pages.
     var zoomReveal: ZoomReveal { get }
     /// Where the whole photo is drawn, in the view's coordinates; `nil`
-    /// (the default) for the photo fitted in the view's bounds.
+    /// (the default) for the photo fitted in the view's bounds. Its shape
+    /// is the photo's when ``zoomAspectRatio`` is `nil`.
     var zoomPhotoFrame: CGRect? { get }
 }
 
@@ -108,8 +109,12 @@ public final class ParallaxZoomSource {
     /// nothing lines up (UIKit then zooms the whole view).
     public func alignmentRect(for sourceView: UIView, in destination: any ParallaxZoomDestination) -> CGRect? {
         guard let view = sourceView as? ParallaxImageView else { return nil }
+        if let photo = destination.zoomPhotoFrame {
+            // The frame the photo is drawn in has its shape, when the destination does not say otherwise.
+            let aspect = destination.zoomAspectRatio ?? (photo.height > 0 ? photo.width / photo.height : nil)
+            return view.zoomFrames(aspectRatio: aspect).alignmentRect(inPhoto: photo)
+        }
         let frames = view.zoomFrames(aspectRatio: destination.zoomAspectRatio)
-        if let photo = destination.zoomPhotoFrame { return frames.alignmentRect(inPhoto: photo) }
         var bounds = destination.view.bounds
         if bounds.isEmpty, let window = sourceView.window { bounds = window.bounds }   // not laid out yet
         return frames.alignmentRect(fittingPhotoIn: bounds)
