@@ -1,6 +1,7 @@
 #if canImport(UIKit)
 import ParallaxCore
 import ParallaxHosting
+import ParallaxImages
 import ParallaxLayout
 import ParallaxSwiftUI
 import ParallaxUIKit
@@ -14,11 +15,18 @@ import UIKit
 ///
 /// Everything ParallaxKit adds is in `viewDidLoad`: a ParallaxKit layout
 /// for the collection view and one line to attach a parallax controller.
+/// A tapped photo opens in a `PhotoDetailViewController` with UIKit's zoom
+/// transition on iOS 18 (`ParallaxZoomSource`: from the picture as the
+/// tile draws it, and back to the tile of the photo shown when it closes),
+/// with the standard push before.
 final class GalleryViewController: UIViewController, UICollectionViewDataSource, UICollectionViewDelegate {
     private let store: PhotoStore
     private var isList = false
     private lazy var collectionView = UICollectionView(frame: .zero, collectionViewLayout: Self.layout(list: false))
     private let messageLabel = UILabel()
+    private lazy var zoomSource = ParallaxZoomSource(collectionView: collectionView)
+    /// Set while a tapped photo's header is read, so a second tap opens nothing.
+    private var isOpening = false
 
     init(store: PhotoStore) {
         self.store = store
@@ -124,10 +132,40 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSource,
 
     func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
         collectionView.deselectItem(at: indexPath, animated: true)
+        guard let cell = collectionView.cellForItem(at: indexPath) as? PhotoCell else { return }
         // A photo that failed to load is retried when tapped.
-        guard let cell = collectionView.cellForItem(at: indexPath) as? PhotoCell,
-              cell.parallaxView.failureMessage != nil else { return }
-        cell.parallaxView.retryImage()
+        if cell.parallaxView.failureMessage != nil {
+            cell.parallaxView.retryImage()
+            return
+        }
+        open(ItemIndex(item: indexPath.item, section: indexPath.section), from: cell)
+    }
+
+    /// Opens the photo of `index` in the detail view, zooming from `cell`'s
+    /// picture. The photo's shape is read first (its header, once), so the
+    /// zoom lines the photo up with the tile's crop.
+    private func open(_ index: ItemIndex, from cell: PhotoCell) {
+        guard !isOpening, let id = cell.parallaxView.imageID,
+              let paging = DetailPaging(opening: index, itemCounts: [store.photos.count]) else { return }
+        isOpening = true
+        Task {
+            let aspectRatio = await store.aspectRatio(of: id)
+            isOpening = false
+            guard view.window != nil else { return }            // the user left the grid meanwhile
+            // The cell may have been reused while the header was read: its thumbnail only if it still shows the photo.
+            let tile = cell.parallaxView
+            let thumbnail = tile.imageID == id ? tile.imageView.image.map {
+                DetailThumbnail(image: $0, contentSize: tile.zoomContentFrame.size)
+            } : nil
+            let detail = PhotoDetailViewController(store: store, paging: paging, aspectRatio: aspectRatio,
+                                                   thumbnail: thumbnail)
+            #if canImport(SwiftUICore)                // Xcode 16's SDKs: UIKit's zoom transition
+            if #available(iOS 18.0, *) {
+                detail.preferredTransition = zoomSource.zoomTransition()
+            }
+            #endif
+            navigationController?.pushViewController(detail, animated: true)
+        }
     }
 }
 #endif

@@ -19,6 +19,8 @@ final class PhotoStore {
     private(set) var photos: [ImageID] = []
     private(set) var problem: String?
     private let folder: URL
+    /// Width ÷ height of the photos whose header was read.
+    private var aspectRatios: [ImageID: CGFloat] = [:]
 
     init(photoFolder: URL?, latency: ClosedRange<Duration> = .zero ... .seconds(2)) {
         let folder = photoFolder ?? URL(fileURLWithPath: "/nonexistent")
@@ -54,6 +56,20 @@ final class PhotoStore {
             problem = error.description
         }
     }
+
+    /// The photo's width ÷ height, upright, from its header: the first
+    /// kilobytes of the file, read once (the simulated server reads them
+    /// without its latency). `nil` if it cannot be read.
+    func aspectRatio(of id: ImageID) async -> CGFloat? {
+        if let known = aspectRatios[id] { return known }
+        guard let header = try? await server.header(for: id), header.width > 0, header.height > 0 else { return nil }
+        let ratio = CGFloat(header.width) / CGFloat(header.height)
+        aspectRatios[id] = ratio
+        return ratio
+    }
+
+    /// The photo's width ÷ height if its header was read already.
+    func knownAspectRatio(of id: ImageID) -> CGFloat? { aspectRatios[id] }
 
     /// RolfHendriks' UICollectionView-Demo's "reload": the server forgets what it sent, so every photo
     /// downloads again; decoded thumbnails are dropped.
