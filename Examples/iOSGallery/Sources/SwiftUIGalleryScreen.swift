@@ -1,6 +1,8 @@
 #if canImport(SwiftUI) && canImport(UIKit)
 import ParallaxCore
+import ParallaxHosting
 import ParallaxImages
+import ParallaxLayout
 import ParallaxSwiftUI
 import SwiftUI
 
@@ -15,43 +17,68 @@ import SwiftUI
 ///
 /// `loading` is made by whoever shows the screen, before its first frame,
 /// so photos already in memory are in that frame.
+///
+/// A tapped photo opens full screen (`SwiftUIPhotoDetail`): on iOS 18 it
+/// zooms from the picture as its tile draws it (`parallaxZoomSource`),
+/// before that the cover slides up.
 struct SwiftUIGalleryScreen: View {
     let photos: [ImageID]
     let loading: ParallaxImageLoading
+    @Namespace private var zoom
+    @State private var opened: OpenedPhoto?
 
     var body: some View {
         photoViews
             .background(Color.black)
             .parallaxImageLoading(loading)
+            .fullScreenCover(item: $opened) { opened in
+                SwiftUIPhotoDetail(photos: photos, loader: loading.loader, zoom: zoom, paging: opened.paging)
+            }
     }
 
     /// The grid where the system has it (and the SDK: `PhotoGrid`), the list otherwise.
     @ViewBuilder private var photoViews: some View {
         if #available(iOS 17, *) {
-            PhotoGrid(photos: photos.map(GalleryPhoto.init))
+            PhotoGrid(photos: photos.enumerated().map { GalleryPhoto(id: $1, index: $0) }, zoom: zoom, open: open)
         } else {
-            PhotoList(photos: photos)
+            PhotoList(photos: photos, zoom: zoom, open: open)
         }
     }
+
+    private func open(_ index: Int) {
+        opened = DetailPaging(opening: ItemIndex(item: index), itemCounts: [photos.count]).map(OpenedPhoto.init)
+    }
+}
+
+/// The photo the detail view opened with, and its paging.
+struct OpenedPhoto: Identifiable {
+    var paging: DetailPaging
+
+    var id: ItemIndex { paging.opened }
 }
 
 /// A photo of the grid, identified by its image.
 struct GalleryPhoto: Identifiable {
     let id: ImageID
+    /// Its position among the photos.
+    let index: Int
 
     var name: String { (id.rawValue as NSString).deletingPathExtension }
 }
 
-/// Before iOS 17: one photo a row.
+/// Before iOS 17: one photo a row; a tap opens it.
 struct PhotoList: View {
     let photos: [ImageID]
+    let zoom: Namespace.ID
+    let open: (Int) -> Void
 
     var body: some View {
         GeometryReader { proxy in
             ScrollView {
                 LazyVStack(spacing: 8) {
-                    ForEach(photos, id: \.self) { id in
-                        PhotoRow(id: id, photoHeight: proxy.size.width / 2)
+                    ForEach(Array(photos.enumerated()), id: \.element) { index, id in
+                        PhotoRow(id: id, photoHeight: proxy.size.width / 2, zoom: zoom)
+                            .onTapGesture { open(index) }
                     }
                 }
             }
@@ -65,10 +92,12 @@ struct PhotoList: View {
 private struct PhotoRow: View {
     let id: ImageID
     let photoHeight: CGFloat
+    let zoom: Namespace.ID
 
     var body: some View {
         VStack(alignment: .leading, spacing: 4) {
             ParallaxLoadedImage(id, label: Text(name), effect: .listDefault)
+                .parallaxZoomSource(id: id, in: zoom)
                 .frame(height: photoHeight)
                 .clipped()
             Text(name)

@@ -9,16 +9,22 @@ import SwiftUI
 
 /// Three columns to start with; pinch between one (the list) and six.
 /// VoiceOver's zoom action changes the count too. The grid loads ahead
-/// (`imageID`), for the size its cells draw at (`imageEffect`).
+/// (`imageID`), for the size its cells draw at (`imageEffect`). A tap
+/// opens the photo; each picture is a zoom transition's source.
 @available(iOS 17, *)
 struct PhotoGrid: View {
     let photos: [GalleryPhoto]
+    let zoom: Namespace.ID
+    let open: (Int) -> Void
     @State private var columns = 3
 
     var body: some View {
         DensityPinchGrid(photos, columns: $columns, range: 1...6, imageID: { $0.id },
                          imageEffect: .gridDefault) { photo in
             ParallaxLoadedImage(photo.id, label: Text(photo.name), effect: .gridDefault)
+                .parallaxZoomSource(id: photo.id, in: zoom)
+                .onTapGesture { open(photo.index) }
+                .accessibilityAddTraits(.isButton)
         }
     }
 }
@@ -29,9 +35,11 @@ import SwiftUI
 @available(iOS 17, *)
 struct PhotoGrid: View {
     let photos: [GalleryPhoto]
+    let zoom: Namespace.ID
+    let open: (Int) -> Void
 
     var body: some View {
-        PhotoList(photos: photos.map(\.id))
+        PhotoList(photos: photos.map(\.id), zoom: zoom, open: open)
     }
 }
 #endif
