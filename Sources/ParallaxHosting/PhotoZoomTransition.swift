@@ -2,6 +2,7 @@
 import CoreGraphics
 #endif
 import Foundation
+import ParallaxCore
 
 /// Where a photo is, frame by frame, while it zooms from its tile to a
 /// detail view and back: the whole picture's frame and the part of it that
@@ -79,6 +80,18 @@ public struct PhotoZoomTransition: Sendable, Hashable {
         let width = max(rect.width, rect.height * aspectRatio)
         let height = width / aspectRatio
         return CGRect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
+    }
+
+    // Spelled out: CGRect is only Equatable in Apple SDKs before iOS 18.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.sourcePictureFrame == rhs.sourcePictureFrame && lhs.sourceClip == rhs.sourceClip
+            && lhs.destinationFrame == rhs.destinationFrame
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rect: sourcePictureFrame)
+        hasher.combine(rect: sourceClip)
+        hasher.combine(rect: destinationFrame)
     }
 
     static func interpolate(_ a: CGRect, _ b: CGRect, _ t: CGFloat) -> CGRect {

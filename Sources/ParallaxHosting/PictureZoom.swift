@@ -2,6 +2,7 @@
 import CoreGraphics
 #endif
 import Foundation
+import ParallaxCore
 
 /// A photo zoomed and panned in a detail view: where it is on screen, and
 /// which part of it at what resolution must be decoded to show it sharp.
@@ -150,6 +151,20 @@ public struct PictureZoom: Sendable, Hashable {
               rect.maxX >= visible.maxX - slack, rect.maxY >= visible.maxY - slack else { return false }
         let density = CGFloat(pixelWidth) / (rect.width * pictureSize.width)
         return density >= min(screenPixelsPerPhotoPixel, 1) * 0.99
+    }
+
+    // Spelled out: CGRect, CGSize and CGPoint are only Equatable in Apple SDKs before iOS 18.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.pictureSize == rhs.pictureSize && lhs.bounds == rhs.bounds && lhs.screenScale == rhs.screenScale
+            && lhs.scale == rhs.scale && lhs.center == rhs.center
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size: pictureSize)
+        hasher.combine(rect: bounds)
+        hasher.combine(screenScale)
+        hasher.combine(scale)
+        hasher.combine(point: center)
     }
 
     private mutating func clampCenter() {
