@@ -57,6 +57,9 @@ final class ViewerPictures {
     private var regionWanted: (id: ImageID, rect: CGRect, pixelWidth: Int, pixelHeight: Int)?
     private var regionSerial = 0
     private var generation = 0
+    /// The generations of the entries kept, readable from the decode queues: a decode queued for a photo
+    /// paged past (a held arrow key queues one per photo) is skipped when its turn comes.
+    private let live = LiveGenerations()
     /// Loads and decodes under way, and those waiting for none to be.
     private var inFlight = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -79,7 +82,10 @@ final class ViewerPictures {
     /// there, `shown` first) and lets every other photo go.
     func show(_ shown: ImageID, neighbours: [ImageID]) {
         let kept = Set([shown] + neighbours)
-        for id in entries.keys where !kept.contains(id) { entries[id] = nil }
+        for (id, entry) in entries where !kept.contains(id) {
+            live.remove(entry.generation)
+            entries[id] = nil
+        }
         if let region, !kept.contains(region.id) { self.region = nil }
         load(shown, urgent: true)
         for id in neighbours { load(id, urgent: false) }
@@ -102,6 +108,7 @@ final class ViewerPictures {
         generation += 1
         let generation = self.generation
         entries[id] = Entry(generation: generation)
+        live.insert(generation)
         begin()
         Task { @MainActor [source] in
             defer { self.end() }
@@ -124,14 +131,15 @@ final class ViewerPictures {
     }
 
     private func decodeScreen(_ id: ImageID, data: Data, generation: Int, urgent: Bool) {
-        let size = screenSize, decoder = self.decoder
+        let size = screenSize, decoder = self.decoder, live = self.live
         begin()
         Task { @MainActor in
             defer { self.end() }
-            let result = await Self.run(on: urgent ? Self.currentQueue : Self.aheadQueue) {
-                Result { () throws(ImageDecodingError) in try decoder.thumbnail(from: data, size: size) }
+            let result = await Self.run(on: urgent ? Self.currentQueue : Self.aheadQueue) { () -> Result<DecodedThumbnail, ImageDecodingError>? in
+                guard live.contains(generation) else { return nil }
+                return Self.result { () throws(ImageDecodingError) in try decoder.thumbnail(from: data, size: size) }
             }
-            guard self.entries[id]?.generation == generation, size == self.screenSize else { return }
+            guard let result, self.entries[id]?.generation == generation, size == self.screenSize else { return }
             switch result {
             case .success(let decoded): self.entries[id]?.screen = decoded
             case .failure(let error): self.entries[id]?.failure = error.description
@@ -168,7 +176,7 @@ final class ViewerPictures {
         Task { @MainActor in
             defer { self.end() }
             let result = await Self.run(on: Self.currentQueue) {
-                Result { () throws(ImageDecodingError) in try decoder.image(from: data, region: region) }
+                Self.result { () throws(ImageDecodingError) in try decoder.image(from: data, region: region) }
             }
             self.regionInFlight = nil
             if case .success(let decoded) = result, self.entries[wanted.id] != nil {
@@ -189,6 +197,7 @@ final class ViewerPictures {
 
     /// Lets everything go (the viewer closed).
     func removeAll() {
+        for entry in entries.values { live.remove(entry.generation) }
         entries.removeAll()
         region = nil
         regionWanted = nil
@@ -210,10 +219,31 @@ final class ViewerPictures {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// `decode`'s picture or error.
+    private nonisolated static func result(_ decode: () throws(ImageDecodingError) -> DecodedThumbnail)
+        -> Result<DecodedThumbnail, ImageDecodingError> {
+        do {
+            return .success(try decode())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Runs `work` (a blocking decode) on `queue`, off the cooperative pool.
     private nonisolated static func run<T: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: work()) }
         }
     }
+}
+
+/// The generations of ``ViewerPictures``' entries that are still kept, shared with its decode queues.
+private final class LiveGenerations: @unchecked Sendable {
+    // Guarded by `lock`: the main actor inserts and removes, the decode queues read.
+    private var generations: Set<Int> = []
+    private let lock = NSLock()
+
+    func insert(_ generation: Int) { lock.withLock { _ = generations.insert(generation) } }
+    func remove(_ generation: Int) { lock.withLock { _ = generations.remove(generation) } }
+    func contains(_ generation: Int) -> Bool { lock.withLock { generations.contains(generation) } }
 }

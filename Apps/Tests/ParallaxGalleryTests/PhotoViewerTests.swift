@@ -194,3 +194,18 @@ struct PhotoViewerTests {
         abs(a.minX - b.minX) < 1e-6 && abs(a.minY - b.minY) < 1e-6 && abs(a.width - b.width) < 1e-6 && abs(a.height - b.height) < 1e-6
     }
 }
+
+extension PhotoViewerTests {
+    @Test("pages asked for faster than they slide (a held arrow key), then closed at once: it still closes onto the tile")
+    func fastPagingThenClose() async throws {
+        let (model, viewer) = await prepared(count: 60)
+        viewer.open(item: 27, now: 0)
+        frames(model, viewer, from: 0, to: 0.35)
+        for _ in 0..<15 { viewer.page(by: 1, now: 0.4) }
+        #expect(viewer.item == 42)
+        frames(model, viewer, from: 0.4, to: 2)
+        viewer.close(now: 2)
+        frames(model, viewer, from: 2, to: 2.5)
+        #expect(viewer.phase == .closed)
+    }
+}

@@ -103,7 +103,7 @@ struct XvfbWindowTests {
                 guard let line = screenshotLines().last, screenshotLines().count > before else { return nil }
                 // At rest, and every date read: a date arriving later re-sorts the photos, and the first photo of
                 // the top row (the one a switch keeps) may then be another one beside it.
-                if !atRest || (line.hasSuffix("moving: no") && line.contains("reading: no")) { return line }
+                if !atRest || (line.contains("moving: no ") && line.contains("reading: no")) { return line }
                 Thread.sleep(forTimeInterval: 0.2)
             }
             return nil
@@ -118,6 +118,29 @@ struct XvfbWindowTests {
         try wheel(10)
         try key("x", wait: 2)                                // erase everything in the middle of the fling
         taken.append(try screenshot(atRest: false))          // 4: still running
+        /// Presses P until the screenshot's line says what `wanted` looks for (bounded: a hang fails).
+        func viewerLine(_ wanted: (Substring) -> Bool) throws -> Substring? {
+            for _ in 0..<300 {
+                if let line = try screenshot(atRest: false), wanted(line) { return line }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+        // Enter opens the photo under the pointer (or the top one) and it comes sharp; → pages to the next; Esc
+        // closes it onto the grid.
+        try key("Return", wait: 0)
+        let opened = try viewerLine { $0.contains("viewer: item") && $0.contains(" sharp ") }
+        try key("Right", wait: 0)
+        let openedItem = opened.map { String($0.components(separatedBy: "viewer: item ").last!.split(separator: " ").first!) }
+        let paged = try viewerLine { line in
+            line.contains(" sharp ") && openedItem.map { !line.contains("viewer: item \($0) ") } == true
+        }
+        try key("Escape", wait: 0)
+        let closed = try viewerLine { $0.hasSuffix("viewer: closed") }
+        #expect(opened != nil && paged != nil && closed != nil, "\(screenshotLines().suffix(4))")
+        if let openedItem, let paged {
+            #expect(paged.contains("viewer: item \(Int(openedItem)! + 1) "), "→ paged to the next photo")
+        }
         try key("q", wait: 0.5)
         for _ in 0..<2_400 where app.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         let quit = !app.isRunning
