@@ -22,6 +22,13 @@ section() {
 
 "$gallery" bench --size 1280x800 --out "$body/gallery-benchmarks.md" "$@"
 section gallery-benchmarks "bench --size 1280x800${*:+ $*}"
+# The detail view: every photo of the set opened, zoomed to 1:1 and closed, paging, and the memory of
+# opening the set's largest photo and a 100-megapixel JPEG made from it (baseline, as cameras write).
+largest="$(for f in .cache/photos/*.jpg .cache/photos/*.png; do
+    echo "$(( $(vipsheader -f width "$f") * $(vipsheader -f height "$f") )) $f"; done | sort -rn | head -1 | cut -d' ' -f2-)"
+vips resize "$largest" "$body/hundred-megapixels.jpg[Q=90,strip]" 2.22
+"$gallery" viewer --size 1280x800 --large "$largest" --large "$body/hundred-megapixels.jpg" --out "$body/viewer-benchmarks.md"
+section viewer-benchmarks "viewer --size 1280x800 --large <the set's largest photo> --large <a 100 MP JPEG>"
 "$gallery" cache-formats --out "$body/cache-format-benchmarks.md"
 section cache-format-benchmarks "cache-formats"
 "$gallery" previews --out "$body/preview-benchmarks.md"

@@ -16,7 +16,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax-gallery",
         abstract: "A photo gallery with depth, window and layered parallax (SDL2).",
-        subcommands: [Run.self, Render.self, Bench.self, Session.self, LibraryLaunch.self, CacheFormats.self, Previews.self, Memory.self, Manifest.self],
+        subcommands: [Run.self, Render.self, Bench.self, Session.self, LibraryLaunch.self, CacheFormats.self, Previews.self, Memory.self, Viewer.self, Manifest.self],
         defaultSubcommand: Run.self
     )
 
