@@ -25,6 +25,10 @@ package protocol GalleryCanvas: AnyObject {
     /// Draws `image` stretched to `rect` at `opacity` (0…1). `key` lets the
     /// canvas keep the uploaded texture between frames.
     func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double)
+    /// Draws a detail-view picture (a photo at the window's size, a sharp
+    /// region of it) as ``draw(_:key:in:opacity:)`` does, its texture kept
+    /// apart from the thumbnails': opening a photo never evicts the grid's.
+    func drawDetail(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double)
     /// Whether `image` (thumbnail `key`) has no transparent pixel: drawn at
     /// full opacity it hides whatever is under it, which then need not be
     /// drawn.
@@ -38,4 +42,11 @@ package protocol GalleryCanvas: AnyObject {
     /// Draws one line of text with its top-left corner at `point`, with a
     /// dark outline for legibility over photos (RolfHendriks' UICollectionView-Demo's outlined titles).
     func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool)
+}
+
+extension GalleryCanvas {
+    /// As a thumbnail, for canvases that keep no textures.
+    package func drawDetail(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
+        draw(image, key: key, in: rect, opacity: opacity)
+    }
 }

@@ -35,6 +35,9 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
     private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, bytes: Int, lastUse: UInt64)] = [:]
+    /// The detail view's pictures: the photo shown and its neighbours at the window's size, and a sharp region.
+    private var detailTextures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64)] = [:]
+    private static let detailTextureLimit = 5
     /// The bytes of pixels in ``textures``.
     private var photoTextureBytes = 0
     /// Previews' textures, by photo: a few kilobytes each, kept apart so they never evict a thumbnail's.
@@ -86,6 +89,8 @@ package final class SDLCanvas: GalleryCanvas {
     /// Releases every texture and font.
     package func close() {
         for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        for entry in detailTextures.values { SDL_DestroyTexture(entry.texture) }
+        detailTextures.removeAll()
         for spares in spareTextures.values { spares.forEach(SDL_DestroyTexture) }
         spareTextures.removeAll(); spareCount = 0
         for entry in previews.values {
@@ -109,6 +114,7 @@ package final class SDLCanvas: GalleryCanvas {
             return SDL_QueryTexture(texture, nil, nil, &width, &height) == 0 ? Int(width) * Int(height) * 4 : 0
         }
         var total = textures.values.reduce(0) { $0 + bytes($1.texture) }
+        total += detailTextures.values.reduce(0) { $0 + bytes($1.texture) }
         total += spareTextures.values.joined().reduce(0) { $0 + bytes($1) }
         total += previews.values.reduce(0) { $0 + bytes($1.texture) + ($1.scaled.map { bytes($0.texture) } ?? 0) }
         total += texts.values.reduce(0) { $0 + bytes($1.texture) }
@@ -151,20 +157,37 @@ package final class SDLCanvas: GalleryCanvas {
 
     package func draw(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
         guard let (texture, isOpaque) = texture(for: image, key: key) else { return }
+        draw(texture, isOpaque: isOpaque, of: image, in: rect, opacity: opacity)
+    }
+
+    package func drawDetail(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
+        guard let (texture, isOpaque) = detailTexture(for: image, key: key) else { return }
+        draw(texture, isOpaque: isOpaque, of: image, in: rect, opacity: opacity)
+    }
+
+    /// Draws `texture` (of `image`) stretched to `rect`.
+    private func draw(_ texture: OpaquePointer, isOpaque: Bool, of image: PixelImage, in rect: CGRect, opacity: Double) {
         let alpha = UInt8(max(0, min(255, ((opacity.isNaN ? 1 : opacity) * 255).rounded())))
         SDL_SetTextureAlphaMod(texture, alpha)
         // An opaque photo at full opacity replaces what is under it: the renderer's plain copy.
         SDL_SetTextureBlendMode(texture, isOpaque && alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         let width = Float(image.width), height = Float(image.height)
-        guard Self.isDrawable(rect) else {
+        let canvas = pixelSize
+        guard Self.isDrawable(rect), rect.width <= canvas.width * 2, rect.height <= canvas.height * 2 else {
+            // Far larger than the canvas (a zoomed photo, a lying header): copy only the whole source pixels
+            // that land on it, at exactly their place. SDL's software renderer would otherwise scale the whole
+            // picture into a temporary surface the size of `rect` (50 MB and more for a zoomed photo) and
+            // clip after.
             guard let visible = visiblePart(of: rect) else { return }
-            // Far larger than the canvas: copy only the part of the picture that lands on it.
-            var source = SDL_Rect(
-                x: Self.pixel((visible.minX - rect.minX) / rect.width * CGFloat(image.width)),
-                y: Self.pixel((visible.minY - rect.minY) / rect.height * CGFloat(image.height)),
-                w: max(Self.pixel(visible.width / rect.width * CGFloat(image.width)), 1),
-                h: max(Self.pixel(visible.height / rect.height * CGFloat(image.height)), 1))
-            var target = Self.frect(visible)
+            let scaleX = rect.width / CGFloat(image.width), scaleY = rect.height / CGFloat(image.height)
+            let x0 = max(((visible.minX - rect.minX) / scaleX).rounded(.down), 0)
+            let y0 = max(((visible.minY - rect.minY) / scaleY).rounded(.down), 0)
+            let x1 = min(((visible.maxX - rect.minX) / scaleX).rounded(.up), CGFloat(image.width))
+            let y1 = min(((visible.maxY - rect.minY) / scaleY).rounded(.up), CGFloat(image.height))
+            guard x1 > x0, y1 > y0 else { return }
+            var source = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
+            var target = Self.frect(CGRect(x: rect.minX + x0 * scaleX, y: rect.minY + y0 * scaleY,
+                                           width: (x1 - x0) * scaleX, height: (y1 - y0) * scaleY))
             SDL_RenderCopyF(renderer, texture, &source, &target)
             return
         }
@@ -308,6 +331,27 @@ package final class SDLCanvas: GalleryCanvas {
             textures[oldest.key] = nil
             photoTextureBytes -= oldest.value.bytes
             keepSpare(oldest.value.texture)
+        }
+        return (texture, isOpaque)
+    }
+
+    /// The texture of detail picture `key` (``drawDetail(_:key:in:opacity:)``),
+    /// uploaded the first time; the least recently drawn of more than
+    /// ``detailTextureLimit`` is let go of.
+    private func detailTexture(for image: PixelImage, key: ThumbnailKey) -> (texture: OpaquePointer, isOpaque: Bool)? {
+        if let cached = detailTextures[key] {
+            detailTextures[key]?.lastUse = frame
+            return (cached.texture, cached.isOpaque)
+        }
+        let isOpaque = Self.isOpaque(image)
+        guard let texture = upload(image, format: isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32(), reusing: false) else {
+            return nil
+        }
+        detailTextures[key] = (texture, isOpaque, frame)
+        while detailTextures.count > Self.detailTextureLimit,
+              let oldest = detailTextures.min(by: { $0.value.lastUse < $1.value.lastUse }), oldest.key != key {
+            SDL_DestroyTexture(oldest.value.texture)
+            detailTextures[oldest.key] = nil
         }
         return (texture, isOpaque)
     }
