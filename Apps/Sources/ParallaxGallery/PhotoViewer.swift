@@ -105,7 +105,11 @@ final class PhotoViewer {
     var liftedItem: Int? { phase == .opening || phase == .closing || phase == .seekingTile ? item : nil }
 
     /// Whether the grid is hidden behind the fully open view (it need not be drawn).
-    var coversGrid: Bool { phase == .open && slide == nil }
+    var coversGrid: Bool { phase == .open }
+
+    /// Whether the photo shown is drawn from its window-size picture (during
+    /// the transition too), not only from the tile's thumbnail.
+    var showsWindowPicture: Bool { phase != .closed && pictures.screenPicture(of: id) != nil }
 
     // MARK: Opening and closing
 
@@ -332,7 +336,9 @@ final class PhotoViewer {
 
     private func requestSharpRegion() {
         guard phase == .open, slide == nil else { return }
-        guard let wanted = zoom.sharpRegion() else { return }
+        // A tenth of the screen's size around it: a short pan needs no new decode, and the region (uploaded in
+        // one frame by the software renderer) stays near a screenful.
+        guard let wanted = zoom.sharpRegion(margin: 0.1) else { return }
         if let region = pictures.region, region.id == id,
            zoom.isSharp(with: region.rect, pixelWidth: region.image.width) { return }
         pictures.requestRegion(of: id, rect: wanted.rect, pixelWidth: wanted.pixelWidth, pixelHeight: wanted.pixelHeight)

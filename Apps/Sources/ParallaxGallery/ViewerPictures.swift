@@ -79,7 +79,9 @@ final class ViewerPictures {
     func screenPicture(of id: ImageID) -> DecodedThumbnail? { entries[id]?.screen }
 
     /// Keeps `shown` and `neighbours` (reading and decoding what is not yet
-    /// there, `shown` first) and lets every other photo go.
+    /// there) and lets every other photo go. The neighbours are read once
+    /// `shown` is decoded: on two cores their decodes would slow the one the
+    /// person is waiting for, and the frames of its transition.
     func show(_ shown: ImageID, neighbours: [ImageID]) {
         let kept = Set([shown] + neighbours)
         for (id, entry) in entries where !kept.contains(id) {
@@ -87,7 +89,20 @@ final class ViewerPictures {
             entries[id] = nil
         }
         if let region, !kept.contains(region.id) { self.region = nil }
+        self.shown = shown
+        pendingNeighbours = neighbours
         load(shown, urgent: true)
+        loadNeighboursOnceShown()
+    }
+
+    /// The photo shown, and the neighbours waiting for its picture.
+    private var shown: ImageID?
+    private var pendingNeighbours: [ImageID] = []
+
+    private func loadNeighboursOnceShown() {
+        guard let shown, entries[shown]?.screen != nil || entries[shown]?.failure != nil else { return }
+        let neighbours = pendingNeighbours
+        pendingNeighbours = []
         for id in neighbours { load(id, urgent: false) }
     }
 
@@ -125,6 +140,7 @@ final class ViewerPictures {
             } catch {
                 guard self.entries[id]?.generation == generation else { return }
                 self.entries[id]?.failure = "\(error)"
+                self.loadNeighboursOnceShown()
                 self.onArrival?()
             }
         }
@@ -144,6 +160,7 @@ final class ViewerPictures {
             case .success(let decoded): self.entries[id]?.screen = decoded
             case .failure(let error): self.entries[id]?.failure = error.description
             }
+            self.loadNeighboursOnceShown()
             self.onArrival?()
         }
     }
@@ -199,6 +216,8 @@ final class ViewerPictures {
     func removeAll() {
         for entry in entries.values { live.remove(entry.generation) }
         entries.removeAll()
+        shown = nil
+        pendingNeighbours = []
         region = nil
         regionWanted = nil
     }
