@@ -48,6 +48,7 @@ package enum ViewerBenchmark {
             }
             func mib(_ bytes: Int) -> String { String(format: "%.0f MiB", Double(bytes) / 1_048_576) }
             var lines = [
+                "## Opening a photo: the detail view", "",
                 "The detail view on \(photos) photos at \(Int(size.width)) × \(Int(size.height)), in real time (a frame every 16.7 ms, "
                     + "drawn by the software renderer, decodes beside it). Medians / maxima.",
                 "",
@@ -75,6 +76,15 @@ package enum ViewerBenchmark {
                 lines.append(String(format: "| %@ | %d | %.1f | %@ | %@ |", title, group.count, megapixels,
                                     ms(group.compactMap(\.window)), ms(group.compactMap(\.oneToOne))))
             }
+            lines += ["", "<details><summary>Each photo</summary>", "", "| photo | megapixels | kind | click → window-size picture | double click → sharp 1:1 |",
+                      "| --- | ---: | --- | ---: | ---: |"]
+            for photo in each.sorted(by: { ($0.window ?? 0) > ($1.window ?? 0) }) {
+                let kind = photo.name.hasSuffix(".png") ? "PNG" : photo.progressive ? "progressive JPEG" : "baseline JPEG"
+                lines.append(String(format: "| %@ | %.1f | %@ | %@ | %@ |", photo.name, photo.megapixels, kind,
+                                    photo.window.map { String(format: "%.0f ms", $0 * 1000) } ?? "–",
+                                    photo.oneToOne.map { String(format: "%.0f ms", $0 * 1000) } ?? "–"))
+            }
+            lines += ["", "</details>"]
             if !large.isEmpty {
                 lines += ["", "Memory opening a photo, zooming it to 1:1 and panning across it (resident memory, whole process):", "",
                           "| photo | pixels | file | before opening | peak | added |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
