@@ -17,7 +17,12 @@ package struct NoDisplay: Error, CustomStringConvertible, Sendable {
 }
 
 /// The interactive gallery: an SDL window, input, and the render loop that
-/// owns the ``GalleryModel``.
+/// owns the ``GalleryModel`` and the ``PhotoViewer`` over it.
+///
+/// One file past the usual length because the grid's input, the detail
+/// view's and the loop share the same private state (a drag, a pinch made
+/// of wheel events, a click waiting to see if it is a double click), which
+/// extensions elsewhere could not reach.
 @MainActor
 package final class GalleryWindow {
     private let model: GalleryModel

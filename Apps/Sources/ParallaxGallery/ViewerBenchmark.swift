@@ -206,7 +206,7 @@ package enum ViewerBenchmark {
         let (model, viewer) = try await prepared(library: try await PhotoLibrary.folder(folder), size: size)
         var session = Session(model: model, viewer: viewer, headless: headless)
         await session.settleGrid()
-        let before = residentBytes()
+        let before = MemoryBenchmark.residentBytes()
         PeakMemory.reset()
         guard viewer.open(item: 0, now: now()) else { return nil }
         _ = await session.frames(until: { viewer.isSharp })
@@ -223,13 +223,6 @@ package enum ViewerBenchmark {
         viewer.close(now: now())
         _ = await session.frames(until: { viewer.phase == .closed })
         return (file.lastPathComponent, pixels, bytes, before, peak)
-    }
-
-    private static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes * 1024
     }
 
     /// Whether `data` is a progressive JPEG: its first start-of-frame marker is SOF2 (or another progressive one).
