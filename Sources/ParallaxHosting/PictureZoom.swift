@@ -15,7 +15,7 @@ import ParallaxCore
 /// it always covers them (no empty margin is ever panned into view), as
 /// `UIScrollView` and Apple Photos behave.
 ///
-/// What to decode (``sharpRegion(screenScale:margin:)``) is the visible part,
+/// What to decode (``sharpRegion(margin:)``) is the visible part,
 /// grown by a margin so small pans need no new decode, at the screen's
 /// pixel density, never beyond the photo's own pixels: with
 /// `ImageDecoding.image(from:region:)` a zoom into a 100-megapixel photo
