@@ -31,6 +31,12 @@ extension GalleryModel: ViewerGrid {
 
     func preview(of id: ImageID) -> PixelImage? { loader.previews.image(for: id) }
 
+    func fileModificationTime(of item: Int) -> Int64? {
+        guard item >= 0, item < photos.count else { return nil }
+        let photo = photoNumber(at: item)
+        return timeline.timeSource(of: photo) == .fileModified ? timeline.time(of: photo) : nil
+    }
+
     /// Scrolls (at once: the grid is hidden behind the detail view) the
     /// least that shows photo `item`'s tile whole, 12 points clear of the
     /// window's edges.

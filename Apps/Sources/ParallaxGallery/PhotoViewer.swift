@@ -33,6 +33,9 @@ protocol ViewerGrid: AnyObject {
     func preview(of id: ImageID) -> PixelImage?
     /// Scrolls the grid so photo `item`'s tile is on screen.
     func reveal(item: Int)
+    /// When photo `item`'s file was last changed (wall-clock seconds since
+    /// 1970), for a photo whose metadata holds no date.
+    func fileModificationTime(of item: Int) -> Int64?
 }
 
 /// The detail view: a photo opened from its tile, zoomed and panned, paged

@@ -120,6 +120,9 @@ extension PhotoViewer {
         var lines = [name]
         if let date = entry?.captureDate {
             lines.append("Taken " + Self.dateFormatter.string(from: date.date) + (date.hasUTCOffset ? "" : " (camera's clock)"))
+        } else if let modified = grid.fileModificationTime(of: item) {
+            lines.append("File changed " + Self.dateFormatter.string(from: Date(timeIntervalSince1970: TimeInterval(modified)))
+                         + " (its metadata has no date)")
         } else {
             lines.append("Date taken unknown")
         }

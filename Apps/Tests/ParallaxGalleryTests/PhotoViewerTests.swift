@@ -172,6 +172,7 @@ struct PhotoViewerTests {
         let info = try #require(viewer.scene?.info)
         #expect(info.first == "generated-000.png")
         #expect(info.contains { $0.hasPrefix("240 × 180 pixels (0.0 MP) · ") })
+        // Generated photos have no metadata date and no file: neither date is known.
         #expect(info.contains("Date taken unknown") && info.contains { $0.hasPrefix("Folder: ") })
         // The panel is drawn: its corner is darkened.
         let headless = try HeadlessRenderer(size: Self.size)
