@@ -370,7 +370,10 @@ package final class GalleryWindow {
         case SDL_MOUSEWHEEL:
             var x: Int32 = 0, y: Int32 = 0
             SDL_GetMouseState(&x, &y)
-            viewer.zoom(by: pow(1.15, CGFloat(event.wheel.preciseY)), about: CGPoint(x: CGFloat(x), y: CGFloat(y)), now: now)
+            // Ctrl + wheel is a touchpad's pinch on X11: a pinch in at fit closes; a plain wheel stops at fit.
+            let isPinch = (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_CTRL.rawValue)) != 0
+            viewer.zoom(by: pow(1.15, CGFloat(event.wheel.preciseY)), about: CGPoint(x: CGFloat(x), y: CGFloat(y)),
+                        closesBelowFit: isPinch, now: now)
         case SDL_MULTIGESTURE where event.mgesture.numFingers >= 2:
             let point = CGPoint(x: CGFloat(event.mgesture.x) * model.viewportSize.width,
                                 y: CGFloat(event.mgesture.y) * model.viewportSize.height)
@@ -411,7 +414,8 @@ package final class GalleryWindow {
             case Int(SDLK_RIGHT.rawValue), Int(SDLK_SPACE.rawValue), Int(SDLK_PAGEDOWN.rawValue): viewer.page(by: 1, now: now)
             case Int(SDLK_LEFT.rawValue), Int(SDLK_PAGEUP.rawValue): viewer.page(by: -1, now: now)
             case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): viewer.zoom(by: 1.5, about: center, now: now)
-            case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): viewer.zoom(by: 1 / 1.5, about: center, now: now)
+            case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue):
+                viewer.zoom(by: 1 / 1.5, about: center, closesBelowFit: false, now: now)
             case Int(SDLK_0.rawValue): viewer.fit()
             case Int(SDLK_z.rawValue), Int(SDLK_1.rawValue): viewer.toggleOneToOne(at: center)
             case Int(SDLK_i.rawValue): viewer.showsInfo.toggle()

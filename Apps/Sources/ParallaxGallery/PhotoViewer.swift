@@ -226,12 +226,13 @@ final class PhotoViewer {
 
     // MARK: Zooming
 
-    /// Zooms by `factor` about `point`; zooming out of the fitted photo
-    /// (a pinch in) closes the view.
-    func zoom(by factor: CGFloat, about point: CGPoint, now: TimeInterval) {
+    /// Zooms by `factor` about `point`. With `closesBelowFit` (a pinch),
+    /// zooming out of the fitted photo closes the view; a wheel stops at fit.
+    func zoom(by factor: CGFloat, about point: CGPoint, closesBelowFit: Bool = true, now: TimeInterval) {
         guard phase == .open, slide == nil, pageOffset == 0 else { return }
         adoptDecodedSize()
         if factor < 1, zoom.isFitted {
+            guard closesBelowFit else { return }
             close(now: now)
             return
         }
@@ -349,10 +350,11 @@ final class PhotoViewer {
 
     /// Whether the photo shown is as sharp as the screen can show it: its
     /// window-size picture is there and, zoomed in, a region that covers
-    /// the screen at its density.
+    /// the screen at its density (or none can be decoded: then the picture
+    /// is as sharp as it gets).
     var isSharp: Bool {
         guard phase == .open, pictures.screenPicture(of: id) != nil else { return false }
-        guard !zoom.isFitted else { return true }
+        guard !zoom.isFitted, !pictures.regionsUnavailable.contains(id) else { return true }
         guard let region = pictures.region, region.id == id else { return false }
         return zoom.isSharp(with: region.rect, pixelWidth: region.image.width)
     }

@@ -56,6 +56,8 @@ final class ViewerPictures {
     private var regionInFlight: (id: ImageID, rect: CGRect, pixelWidth: Int, pixelHeight: Int)?
     private var regionWanted: (id: ImageID, rect: CGRect, pixelWidth: Int, pixelHeight: Int)?
     private var regionSerial = 0
+    /// Photos a region decode failed for, while they are kept.
+    private(set) var regionsUnavailable: Set<ImageID> = []
     private var generation = 0
     /// The generations of the entries kept, readable from the decode queues: a decode queued for a photo
     /// paged past (a held arrow key queues one per photo) is skipped when its turn comes.
@@ -89,6 +91,7 @@ final class ViewerPictures {
             entries[id] = nil
         }
         if let region, !kept.contains(region.id) { self.region = nil }
+        regionsUnavailable.formIntersection(kept)
         self.shown = shown
         pendingNeighbours = neighbours
         load(shown, urgent: true)
@@ -169,6 +172,9 @@ final class ViewerPictures {
     /// `pixelWidth × pixelHeight`: decoded once the region being decoded,
     /// if any, is done, unless another is asked for first.
     func requestRegion(of id: ImageID, rect: CGRect, pixelWidth: Int, pixelHeight: Int) {
+        // A photo whose regions cannot be decoded (a progressive JPEG too large for the memory budget at that
+        // scale) keeps its window-size picture; it is not tried again every frame.
+        guard !regionsUnavailable.contains(id) else { return }
         let wanted = (id: id, rect: rect, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
         if let inFlight = regionInFlight, inFlight == wanted { regionWanted = nil; return }
         regionWanted = wanted
@@ -196,10 +202,16 @@ final class ViewerPictures {
                 Self.result { () throws(ImageDecodingError) in try decoder.image(from: data, region: region) }
             }
             self.regionInFlight = nil
-            if case .success(let decoded) = result, self.entries[wanted.id] != nil {
+            switch result {
+            case .success(let decoded) where self.entries[wanted.id] != nil:
                 self.regionSerial += 1
                 self.region = Region(id: wanted.id, rect: wanted.rect, image: decoded.image, serial: self.regionSerial)
                 self.onArrival?()
+            case .failure:
+                self.regionsUnavailable.insert(wanted.id)
+                if self.regionWanted?.id == wanted.id { self.regionWanted = nil }
+            default:
+                break
             }
             // A region that cannot be decoded (over the memory budget) leaves the window-size picture shown.
             self.startWantedRegion()
@@ -216,6 +228,7 @@ final class ViewerPictures {
     func removeAll() {
         for entry in entries.values { live.remove(entry.generation) }
         entries.removeAll()
+        regionsUnavailable.removeAll()
         shown = nil
         pendingNeighbours = []
         region = nil

@@ -210,3 +210,55 @@ extension PhotoViewerTests {
         #expect(viewer.phase == .closed)
     }
 }
+
+extension PhotoViewerTests {
+    @Test("a photo whose regions cannot be decoded keeps its window-size picture and is tried once; a wheel stops at fit")
+    func regionFailureAndWheel() async throws {
+        let (model, _) = await prepared(count: 4, width: 600, height: 450)
+        let decoder = RegionlessDecoder()
+        let pictures = ViewerPictures(source: model.server, decoder: decoder,
+                                      screenSize: try ThumbnailSize(width: 1280, height: 800, mode: .fit))
+        let viewer = PhotoViewer(grid: model, pictures: pictures, bounds: CGRect(origin: .zero, size: Self.size))
+        viewer.open(item: 1, now: 0)
+        frames(model, viewer, from: 0, to: 0.35)
+        await pictures.waitUntilIdle()
+        viewer.zoom(by: 1.1, about: CGPoint(x: 640, y: 400), now: 0.4)
+        #expect(!viewer.zoom.isFitted)
+        for step in 0..<10 {
+            let now = 0.4 + Double(step) / 60
+            frames(model, viewer, from: now, to: now)
+            await pictures.waitUntilIdle()
+        }
+        #expect(decoder.regionCalls.value == 1)
+        #expect(viewer.isSharp && pictures.region == nil && viewer.scene?.photos.first?.screen != nil)
+        // Back at fit, a wheel turned further out leaves the photo open; a pinch closes it.
+        viewer.fit()
+        viewer.zoom(by: 0.8, about: CGPoint(x: 640, y: 400), closesBelowFit: false, now: 1)
+        #expect(viewer.phase == .open)
+        viewer.zoom(by: 0.8, about: CGPoint(x: 640, y: 400), now: 1)
+        #expect(viewer.phase == .seekingTile)
+    }
+}
+
+/// The platform decoder, except that every region fails (as one over the memory budget does), counted.
+private struct RegionlessDecoder: ImageDecoding {
+    let base = CodecImageDecoder()
+    let regionCalls = Counter()
+
+    func thumbnail(from data: Data, size: ThumbnailSize) throws(ImageDecodingError) -> DecodedThumbnail {
+        try base.thumbnail(from: data, size: size)
+    }
+
+    func image(from data: Data, region: ImageRegion) throws(ImageDecodingError) -> DecodedThumbnail {
+        regionCalls.increment()
+        throw .overBudget(needed: 1 << 40, budget: 256 << 20)
+    }
+
+    final class Counter: @unchecked Sendable {
+        // Guarded by `lock`: decodes run on the viewer's queues, the test reads on the main actor.
+        private var count = 0
+        private let lock = NSLock()
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+}
