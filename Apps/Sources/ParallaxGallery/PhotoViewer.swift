@@ -87,6 +87,8 @@ final class PhotoViewer {
     private(set) var pageOffset: CGFloat = 0
     private var slide: (from: CGFloat, start: TimeInterval)?
     private var framesSeekingTile = 0
+    /// How open the photo was when it began to close.
+    private var closingFrom: CGFloat = 1
     /// Whether the information panel is shown.
     var showsInfo = false
     /// When the photo was opened, and when its window-size picture was first drawn sharp (for the benchmark).
@@ -292,8 +294,10 @@ final class PhotoViewer {
                 beginClosing(onto: nil, now: now)
             }
         case .closing:
-            let t = min(max((now - transitionStart) / Self.transitionDuration, 0), 1)
-            openness = 1 - Self.easeInOut(CGFloat(t))
+            // From as open as it was (a photo closed while still opening shrinks from where it is), in the
+            // share of the 0.3 s that distance takes.
+            let t = min(max((now - transitionStart) / (Self.transitionDuration * Double(closingFrom)), 0), 1)
+            openness = closingFrom * (1 - Self.easeInOut(CGFloat(t)))
             if t >= 1 {
                 phase = .closed
                 transition = nil
@@ -311,6 +315,7 @@ final class PhotoViewer {
 
     private func beginClosing(onto tile: ViewerTile?, now: TimeInterval) {
         self.tile = tile
+        closingFrom = max(openness, 0.05)
         // From where the photo is now (zoomed or not) back to the tile.
         let aspect = zoom.pictureSize.width / zoom.pictureSize.height
         if let tile {

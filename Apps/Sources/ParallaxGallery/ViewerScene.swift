@@ -69,12 +69,13 @@ extension PhotoViewer {
     /// moved by the paging offset.
     private var currentFrames: (frame: CGRect, clip: CGRect, opacity: Double) {
         switch phase {
-        case .opening, .closing:
+        case .opening, .closing, .seekingTile:
+            // Seeking the tile after closing mid-opening: the photo holds where the opening left it.
             if let transition {
                 let frames = transition.frames(at: openness)
                 return (frames.picture, frames.clip.intersection(bounds), 1)
             }
-            return (zoom.frame, bounds, Double(openness))
+            return (zoom.frame, bounds, phase == .seekingTile ? 1 : Double(openness))
         default:
             return (zoom.frame.offsetBy(dx: pageOffset, dy: 0), bounds, 1)
         }

@@ -262,3 +262,22 @@ private struct RegionlessDecoder: ImageDecoding {
         var value: Int { lock.withLock { count } }
     }
 }
+
+extension PhotoViewerTests {
+    @Test("closed while still opening, the photo shrinks back from where it is, never jumping open first")
+    func closeWhileOpening() async throws {
+        let (model, viewer) = await prepared()
+        viewer.open(item: 6, now: 0)
+        frames(model, viewer, from: 0, to: 0.1)
+        let halfway = try #require(viewer.scene?.photos.first?.frame)
+        let fitted = viewer.zoom.fittedFrame
+        #expect(halfway.width < fitted.width)
+        viewer.close(now: 0.1)
+        var widest = halfway.width
+        frames(model, viewer, from: 0.1, to: 0.5) { _ in
+            if let frame = viewer.scene?.photos.first?.frame { widest = max(widest, frame.width) }
+        }
+        #expect(widest <= halfway.width + 1e-6, "the photo grew while closing: \(widest) > \(halfway.width)")
+        #expect(viewer.phase == .closed)
+    }
+}
