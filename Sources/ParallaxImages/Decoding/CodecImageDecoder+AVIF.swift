@@ -20,7 +20,7 @@ extension CodecImageDecoder {
         // Memory: the AV1 decoder's frame (and its copy, counted as 4:4:4), alpha, and the RGBA8 conversion.
         let codecBytes = Self.wholePictureBytes(width: width, height: height, bitDepth: Int(info.depth),
                                                     hasAlpha: info.has_alpha != 0)
-        let (resampled, needed) = try streamRows(width: width, height: height, crop: geometry.crop, geometry: geometry,
+        let (resampled, needed, _) = try streamRows(width: width, height: height, crop: geometry.crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let status = pk_avif_decode_rows(bytes.baseAddress, bytes.count, maxPixels, info.width, info.height,
                                              Self.rowSink, sink, &message, message.count)

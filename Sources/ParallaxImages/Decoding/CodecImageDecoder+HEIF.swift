@@ -68,7 +68,7 @@ extension CodecImageDecoder {
         let geometry = target.geometry(width: choice.width, height: choice.height, orientation: .up)
         let codecBytes = Self.wholePictureBytes(width: choice.width, height: choice.height,
                                                     bitDepth: Int(info.bit_depth), hasAlpha: info.has_alpha != 0)
-        let (resampled, needed) = try streamRows(width: choice.width, height: choice.height, crop: geometry.crop,
+        let (resampled, needed, _) = try streamRows(width: choice.width, height: choice.height, crop: geometry.crop,
                                                  geometry: geometry, codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let status = pk_heif_decode_rows(bytes.baseAddress, bytes.count, maxDimension, Int32(choice.thumbnailIndex ?? -1),
                                              Int32(choice.width), Int32(choice.height), Self.rowSink, sink,

@@ -34,7 +34,7 @@ extension CodecImageDecoder {
         if info.format != 0 { codecBytes = Self.sum(codecBytes, width * (height + 32) * 4) }
         if info.has_alpha != 0 { codecBytes = Self.sum(codecBytes, pixels) }
         if info.has_animation != 0 { codecBytes = Self.sum(codecBytes, pixels * 8) }
-        let (resampled, needed) = try streamRows(width: plan.outputWidth, height: plan.outputHeight, crop: plan.crop,
+        let (resampled, needed, _) = try streamRows(width: plan.outputWidth, height: plan.outputHeight, crop: plan.crop,
                                                  geometry: geometry, codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let region = plan.region
             let status = pk_webp_decode_rows(bytes.baseAddress, bytes.count, Int32(region.x), Int32(region.y),

@@ -148,7 +148,7 @@ public struct CodecImageDecoder: ImageDecoding {
            !options.usesSmoothUpsampling {
             var decoded = false
             let dcBytes = Self.sum(Int(clamping: info.dc_bytes), width * 8)
-            let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+            let (resampled, needed, _) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                      codecBytes: dcBytes) { (sink, message) throws(ImageDecodingError) in
                 let status = pk_jpeg_decode_dc_rows(bytes.baseAddress, bytes.count, Int32(clamping: missing),
                                                     Int32(clamping: max(options.maximumScanCount, 1)), scaledWidth, scaledHeight,
@@ -168,16 +168,15 @@ public struct CodecImageDecoder: ImageDecoding {
         let codecBytes = Self.sum(Int(clamping: info.coefficient_bytes), Int(clamping: info.buffer_bytes), width * 8)
         // The columns and rows the resampler reads (a pixel of margin for its edge taps); a thumbnail's crop
         // spans most of the picture, so only a region is cut out.
-        var columns = (x: 0, width: 0), firstRow = 0, decodedPixels = width * height
-        if case .region = target {
+        var columns = (x: 0, width: 0), firstRow = 0
+        let isRegion: Bool
+        if case .region = target { isRegion = true } else { isRegion = false }
+        if isRegion {
             let x0 = max(Int(crop.0.rounded(.down)) - 1, 0), x1 = min(Int((crop.0 + crop.2).rounded(.up)) + 1, width)
             columns = x1 - x0 < width ? (x0, x1 - x0) : (0, 0)
             firstRow = min(max(Int(crop.1.rounded(.down)) - 1, 0), height - 1)
-            let lastRow = min(Int((crop.1 + crop.3).rounded(.up)) + 1, height)
-            // libjpeg-turbo widens the columns to whole iMCUs (at most 2 × 16 pixels at full scale).
-            decodedPixels = min(x1 - x0 + 32, width) * max(lastRow - firstRow, 1)
         }
-        let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+        let (resampled, needed, handedOver) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             var damaged: Int32 = 0
             let status = pk_jpeg_decode_region_rows(
@@ -192,7 +191,7 @@ public struct CodecImageDecoder: ImageDecoding {
             }
         }
         return finish(resampled, orientation: orientation, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                      decodedPixelCount: decodedPixels, workingBytes: needed)
+                      decodedPixelCount: isRegion ? handedOver : width * height, workingBytes: needed)
     }
 
     // MARK: PNG
@@ -213,7 +212,7 @@ public struct CodecImageDecoder: ImageDecoding {
         // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
         // allocations are counted and capped for real at what the resampler leaves of the budget.
         let codecBytes = Self.sum(width * 24, 256 << 10)
-        let (resampled, needed) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
+        let (resampled, needed, _) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink, sink, nil,
                                             &message, message.count)
@@ -230,16 +229,17 @@ public struct CodecImageDecoder: ImageDecoding {
     /// checking the decode's memory (`codecBytes` plus the resampler's)
     /// against ``DecodingOptions/maximumDecodeBytes`` and while holding it in
     /// ``memoryBudget``. Returns the resampled (not yet oriented) pixels and
-    /// the bytes budgeted.
+    /// the bytes budgeted and the pixels the codec handed over.
     func streamRows(
         width: Int, height: Int, crop: (x: Double, y: Double, width: Double, height: Double), geometry: ThumbnailGeometry,
         codecBytes: Int,
         _ decode: (_ sink: UnsafeMutableRawPointer, _ message: inout [CChar]) throws(ImageDecodingError) -> Void
-    ) throws(ImageDecodingError) -> (PixelImage, Int) {
+    ) throws(ImageDecodingError) -> (PixelImage, Int, handedOver: Int) {
         let needed = Self.sum(codecBytes, Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry))
         guard needed <= options.maximumDecodeBytes else {
             throw .overBudget(needed: needed, budget: options.maximumDecodeBytes)
         }
+        var handedOver = 0
         let image = try memoryBudget.withReservation(of: needed) { () throws(ImageDecodingError) -> PixelImage in
             let resampler = StreamingAreaResampler(sourceWidth: width, sourceHeight: height, crop: crop,
                                                    outputWidth: geometry.storedOutput.width,
@@ -248,9 +248,10 @@ public struct CodecImageDecoder: ImageDecoding {
             try withExtendedLifetime(resampler) { () throws(ImageDecodingError) in
                 try decode(Unmanaged.passUnretained(resampler).toOpaque(), &message)
             }
+            handedOver = resampler.pixelsHandedOver
             return resampler.finish()
         }
-        return (image, needed)
+        return (image, needed, handedOver)
     }
 
     /// Hands each row the codec decodes to the ``StreamingAreaResampler`` behind `context`.

@@ -29,6 +29,8 @@ final class StreamingAreaResampler {
     private let columns: AreaResampler.Taps
     private let rows: AreaResampler.Taps
     private let firstRow: Int
+    /// The pixels the codec has handed over so far, wanted or not: what a decode really produced.
+    private(set) var pixelsHandedOver = 0
     /// The source columns any output pixel reads.
     private let columnSpan: Range<Int>
     /// For each source row from `firstRow`: the first output row that reads it, and how many do.
@@ -107,6 +109,7 @@ final class StreamingAreaResampler {
     /// returns whether every row the output needs has now arrived (only
     /// ever for dense rows arriving in order).
     func consume(y: Int, x0: Int, dx: Int, count: Int, pixels: UnsafePointer<UInt8>) -> Bool {
+        pixelsHandedOver += max(count, 0)
         guard y >= firstRow, y <= lastNeededRow, count > 0, dx > 0, x0 >= 0 else { return y > lastNeededRow && dx == 1 }
         // Pixels past the picture's width (a codec bug, never seen) are ignored, not read.
         let count = min(count, (sourceWidth - x0 + dx - 1) / dx)
