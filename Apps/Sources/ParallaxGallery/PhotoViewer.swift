@@ -91,6 +91,8 @@ final class PhotoViewer {
     private var closingFrom: CGFloat = 1
     /// Whether the information panel is shown.
     var showsInfo = false
+    /// The panel's lines and what they were made from (``ViewerScene``).
+    var infoCache: (key: InfoKey, lines: [String])?
     /// When the photo was opened, and when its window-size picture was first drawn sharp (for the benchmark).
     private(set) var openedAt: TimeInterval?
 

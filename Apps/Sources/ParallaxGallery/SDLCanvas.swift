@@ -27,8 +27,9 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 /// photos and text are blended.
 ///
 /// The file is long because it is the one owner of SDL's textures: photos,
-/// previews (small and scaled) and text share one upload path, one pool of
-/// spare textures and one eviction rule, and each draw call decides its
+/// the detail view's pictures, previews (small and scaled) and text share
+/// one upload path and one pool of spare textures, each kind with its own
+/// budget so that none evicts another's, and each draw call decides its
 /// blend mode from what it uploaded. Split by kind, each part would need
 /// the others' private state.
 @MainActor

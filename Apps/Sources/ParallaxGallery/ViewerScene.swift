@@ -60,7 +60,7 @@ extension PhotoViewer {
                 photos.append(photo(item: neighbour, id: neighbourID, frame: frame, clip: bounds, opacity: 1, zoomed: false))
             }
         }
-        return ViewerScene(dimming: Double(openness), photos: photos, info: showsInfo && phase == .open ? infoLines : nil,
+        return ViewerScene(dimming: Double(openness), photos: photos, info: showsInfo && phase == .open ? currentInfoLines() : nil,
                            coversGrid: coversGrid, liftedItem: liftedItem)
     }
 
@@ -111,6 +111,19 @@ extension PhotoViewer {
                width: unit.width * frame.width, height: unit.height * frame.height)
     }
 
+    /// ``infoLines``, made again only when what they say changes (another
+    /// photo, its bytes or metadata read, another zoom): not formatted anew
+    /// every frame the panel shows.
+    private func currentInfoLines() -> [String] {
+        let entry = pictures.entries[id]
+        let key = InfoKey(id: id, pictureSize: zoom.pictureSize, percent: Int((zoom.screenPixelsPerPhotoPixel * 100).rounded()),
+                          byteCount: entry?.data?.count, hasDate: entry?.captureDate != nil, camera: entry?.camera)
+        if let cached = infoCache, cached.key == key { return cached.lines }
+        let lines = infoLines
+        infoCache = (key, lines)
+        return lines
+    }
+
     /// The information panel: name, date taken, size in pixels and bytes,
     /// camera and lens where the metadata names them, and folder.
     var infoLines: [String] {
@@ -137,7 +150,7 @@ extension PhotoViewer {
         if let camera = entry?.camera?.cameraName { lines.append("Camera: \(camera)") }
         if let lens = entry?.camera?.lensName { lines.append("Lens: \(lens)") }
         lines.append("Folder: " + (folder.isEmpty ? "(the library's top)" : folder))
-        lines.append(String(format: "Zoom %.0f %% of the photo's pixels", Double(zoom.screenPixelsPerPhotoPixel * 100)))
+        lines.append(String(format: "Zoom %.0f %% of the photo's pixels", Double((zoom.screenPixelsPerPhotoPixel * 100).rounded())))
         return lines
     }
 
@@ -149,4 +162,14 @@ extension PhotoViewer {
         formatter.dateFormat = "d MMMM yyyy, HH:mm"
         return formatter
     }()
+}
+
+/// What the information panel's lines depend on.
+struct InfoKey: Equatable {
+    var id: ImageID
+    var pictureSize: CGSize
+    var percent: Int
+    var byteCount: Int?
+    var hasDate: Bool
+    var camera: CameraDescription?
 }
