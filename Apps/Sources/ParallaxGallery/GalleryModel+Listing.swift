@@ -87,6 +87,8 @@ extension GalleryModel {
                 }
             case .failed(let message):
                 status = "The photos could not be listed: \(message)"
+            case .expecting(let count):
+                makeRoom(forPhotos: count)
             }
         }
         file(found)
@@ -105,6 +107,16 @@ extension GalleryModel {
 
     /// The longest the rest of a listing waits for the first screen to fill.
     static let firstScreenWait: TimeInterval = 1
+
+    /// Makes room for `count` more photos in everything filed by photo (the
+    /// timeline, the shape tracker, the previews), so that filing them never
+    /// grows a table mid-listing. O(count) once, in a frame that files few.
+    private func makeRoom(forPhotos count: Int) {
+        let total = timeline.count + count
+        timeline.reserveCapacity(total)
+        shapeTracker.reserveCapacity(total)
+        loader.previews.reserveCapacity(total)
+    }
 
     /// Adds photos the listing found to the timeline and the shape tracker,
     /// without showing them yet (``showFiled()``). O(found).

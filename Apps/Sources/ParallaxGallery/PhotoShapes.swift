@@ -38,6 +38,11 @@ package struct PhotoShapes: Sendable, Equatable {
     /// The number of photos.
     package var count: Int { sizes.count }
 
+    /// Makes room for `count` photos in all.
+    package mutating func reserveCapacity(_ count: Int) {
+        sizes.reserveCapacity(count)
+    }
+
     /// Adds `count` photos of unknown size after the others.
     package mutating func append(count: Int) {
         sizes.append(contentsOf: repeatElement(nil, count: max(count, 0)))

@@ -87,6 +87,9 @@ package struct PhotoTimeline: Sendable {
     private var removedCount = 0
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
+    /// Each photo's file name as a sort key (``NameKey``): photos of the
+    /// same time are in name order, whatever order they arrived in.
+    private var nameKeys: [NameKey] = []
     private var sources: [TimeSource] = []
     /// Each photo's folder, as a number into ``folderNames``: filled in
     /// for the photos appended since, when photos are grouped by folder
@@ -119,25 +122,36 @@ package struct PhotoTimeline: Sendable {
         // Room made once for the whole batch (an index's 100,000 photos arrive in one), growing at least
         // twofold, so batch after batch stays amortized O(1) a photo.
         let total = ids.count + photos.count
-        if total > ids.capacity {
-            let room = max(total, ids.capacity * 2)
-            numbers.reserveCapacity(room)
-            ids.reserveCapacity(room)
-            times.reserveCapacity(room)
-            sources.reserveCapacity(room)
-            removed.reserveCapacity(room)
-            isMoved.reserveCapacity(room)
-        }
+        if total > ids.capacity { reserveCapacity(max(total, ids.capacity * 2)) }
         for photo in photos {
             let number = Int32(ids.count)
             numbers[photo.id] = number
             ids.append(photo.id)
             times.append(photo.fileTime ?? Self.unknownTime)
+            nameKeys.append(NameKey(photo.id))
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
             removed.append(false)
             isMoved.append(false)
             markMoved(number)
         }
+    }
+
+    /// How many photos it holds before it has to grow.
+    package var capacity: Int { ids.capacity }
+
+    /// Makes room for `count` photos in all, so that appending up to that
+    /// many grows nothing (growing the ID table rehashes every ID: 32 ms at
+    /// 50,000 photos). O(count) when it grows.
+    package mutating func reserveCapacity(_ count: Int) {
+        guard count > ids.capacity else { return }
+        numbers.reserveCapacity(count)
+        ids.reserveCapacity(count)
+        times.reserveCapacity(count)
+        nameKeys.reserveCapacity(count)
+        sources.reserveCapacity(count)
+        removed.reserveCapacity(count)
+        isMoved.reserveCapacity(count)
+        moved.reserveCapacity(count)
     }
 
     private mutating func markMoved(_ photo: Int32) {
@@ -196,15 +210,26 @@ package struct PhotoTimeline: Sendable {
     /// folder, for ``PhotoGrouping/folder``): a strict total order, the
     /// photo number breaking ties.
     private func precedes(_ sort: PhotoSort, grouping: PhotoGrouping, folderRanks: [Int32]) -> (Int32, Int32) -> Bool {
-        let times = self.times, ids = self.ids, folders = self.folders
+        let times = self.times, ids = self.ids, folders = self.folders, nameKeys = self.nameKeys
         let within: (Int32, Int32) -> Bool
         switch sort {
         case .newestFirst, .oldestFirst:
             let newestFirst = sort == .newestFirst
+            // Photos of the same time (a burst, or files copied in the same second) by name, the way time
+            // runs (a camera numbers its photos as it takes them), and photos of unknown time A to Z, so
+            // every launch shows them in the same order whatever order a walk or an index found them in;
+            // the path, then the number, only for names alike in their first 16 bytes.
+            let byName = { (a: Int32, b: Int32, reversed: Bool) -> Bool in
+                let ka = nameKeys[Int(a)], kb = nameKeys[Int(b)]
+                if ka != kb { return reversed ? kb < ka : ka < kb }
+                let pa = ids[Int(a)].rawValue, pb = ids[Int(b)].rawValue
+                if pa == pb { return a < b }
+                return reversed ? pb.utf8.lexicographicallyPrecedes(pa.utf8) : pa.utf8.lexicographicallyPrecedes(pb.utf8)
+            }
             // Photos of unknown time go last whichever way time runs.
             within = { a, b in
                 let ta = times[Int(a)], tb = times[Int(b)]
-                if ta == tb { return a < b }
+                if ta == tb { return byName(a, b, newestFirst && ta != Self.unknownTime) }
                 if ta == Self.unknownTime { return false }
                 if tb == Self.unknownTime { return true }
                 return newestFirst ? ta > tb : ta < tb
@@ -332,6 +357,31 @@ package struct PhotoTimeline: Sendable {
             if let last = runs.last, last.key == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
         }
         return runs
+    }
+}
+
+/// The first 16 bytes of a photo's file name (the last part of its path),
+/// as two big-endian integers padded with zeros: two comparisons order
+/// names as their bytes do, wherever they differ in those bytes. A sort by
+/// time compares names only for photos of the same time, so this keeps a
+/// library shot in bursts from comparing strings.
+struct NameKey: Comparable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ id: ImageID) {
+        let path = id.rawValue.utf8
+        let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (offset, byte) in name.prefix(16).enumerated() {
+            if offset < 8 { high |= UInt64(byte) << (56 - 8 * offset) } else { low |= UInt64(byte) << (56 - 8 * (offset - 8)) }
+        }
+        self.high = high
+        self.low = low
+    }
+
+    static func < (a: NameKey, b: NameKey) -> Bool {
+        a.high != b.high ? a.high < b.high : a.low < b.low
     }
 }
 

@@ -121,6 +121,13 @@ package final class ShapeTracker {
         if let probe, let inbox, !pendingIDs.isEmpty { feed(probe, inbox) }
     }
 
+    /// Makes room for `count` photos in all (a listing that knows its size),
+    /// so that appending them grows nothing.
+    package func reserveCapacity(_ count: Int) {
+        photos.reserveCapacity(count)
+        shapes.reserveCapacity(count)
+    }
+
     /// Photos whose header no probe has been asked for yet.
     private var pendingIDs: [ImageID] = []
 

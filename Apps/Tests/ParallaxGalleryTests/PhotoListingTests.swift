@@ -28,6 +28,7 @@ struct PhotoListingTests {
             case .removed(let ids): return ["removed " + ids.map(\.rawValue).joined(separator: ",")]
             case .finished: return ["finished"]
             case .failed(let message): return ["failed " + message]
+            case .expecting(let count): return ["expecting \(count)"]
             }
         }
     }
@@ -44,10 +45,13 @@ struct PhotoListingTests {
         for _ in 0..<200 {
             var events: [ListingEvent] = [], number = 0
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
-                if Int.random(in: 0..<5, using: &generator) == 0 {
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0:
                     events.append(.removed([ImageID("gone-\(number)")]))
                     number += 1
-                } else {
+                case 1:
+                    events.append(.expecting(Int.random(in: 0...1_000, using: &generator)))
+                default:
                     let count = Int.random(in: 0...40, using: &generator)
                     events.append(.photos((0..<count).map { FoundPhoto(id: ImageID("p\(number + $0)")) }))
                     number += count
@@ -62,7 +66,12 @@ struct PhotoListingTests {
                 let step = listing.takeArrivals(first: first, maximumPhotos: maximum)
                 #expect(!step.isEmpty, "events wait, yet none were taken")
                 #expect(photoCount(step) <= maximum)
-                if first { #expect(step.count == 1) }
+                if first {
+                    // Up to the first batch of photos, with the events before it.
+                    let batches = step.indices.filter { if case .photos = step[$0] { true } else { false } }
+                    #expect(batches.count <= 1)
+                    if let batch = batches.first { #expect(batch == step.count - 1) }
+                }
                 taken += step
             }
             #expect(flattened(taken) == flattened(events))
@@ -83,6 +92,20 @@ struct PhotoListingTests {
         #expect(flattened(listing.takeArrivals(maximumPhotos: 4)) == ["p4", "p5", "p6", "p7"])
         #expect(flattened(listing.takeArrivals(maximumPhotos: 4)) == ["removed p0", "p8", "p9", "finished"])
         #expect(!listing.hasArrivals)
+    }
+
+    @Test func theFirstScreensBatchComesWithTheCountBeforeIt() async {
+        let ids = (0..<6).map { ImageID("p\($0)") }
+        let listing = await finishedListing([
+            .expecting(6),
+            .photos(ids.prefix(4).map { FoundPhoto(id: $0) }),
+            .photos(ids.suffix(2).map { FoundPhoto(id: $0) }),
+            .finished(FolderScan.Report()),
+        ])
+        // A count alone would leave the first screen for the next frame.
+        #expect(flattened(listing.takeArrivals(first: true, maximumPhotos: 100)) == ["expecting 6", "p0", "p1", "p2", "p3"])
+        #expect(flattened(listing.takeArrivals(first: true, maximumPhotos: 100)) == ["p4", "p5"])
+        #expect(flattened(listing.takeArrivals(first: true, maximumPhotos: 100)) == ["finished"])
     }
 }
 #endif

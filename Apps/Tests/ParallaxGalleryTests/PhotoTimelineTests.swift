@@ -67,12 +67,19 @@ struct PhotoTimelineTests {
                 #expect(arrangement.order.sorted() == (0..<Int32(timeline.count)).map { $0 })
                 #expect(arrangement.sections.map(\.count).reduce(0, +) == timeline.count)
                 #expect(!arrangement.sections.contains { $0.count == 0 })
-                // The oracle: known times in order (ties by arrival), unknown ones last by arrival.
+                // The oracle: known times in order, ties by file name the way time runs; unknown ones last,
+                // A to Z (the names here are unique and shorter than 16 bytes).
+                func name(_ photo: Int) -> String { String(timeline.ids[photo].rawValue.split(separator: "/").last!) }
+                func byName(_ a: Int, _ b: Int) -> Bool {
+                    sort == .newestFirst ? name(b).utf8.lexicographicallyPrecedes(name(a).utf8)
+                                         : name(a).utf8.lexicographicallyPrecedes(name(b).utf8)
+                }
                 let known = (0..<timeline.count).filter { timeline.time(of: $0) != nil }
                 let unknown = (0..<timeline.count).filter { timeline.time(of: $0) == nil }
+                    .sorted { name($0).utf8.lexicographicallyPrecedes(name($1).utf8) }
                 let sortedKnown = known.sorted { a, b in
                     let ta = timeline.time(of: a)!, tb = timeline.time(of: b)!
-                    return ta == tb ? a < b : (sort == .newestFirst ? ta > tb : ta < tb)
+                    return ta == tb ? byName(a, b) : (sort == .newestFirst ? ta > tb : ta < tb)
                 }
                 #expect(arrangement.order.map(Int.init) == sortedKnown + unknown)
                 // Sections: consecutive photos of one month (day), titled by it; a separate "Date unknown" last.
@@ -113,6 +120,59 @@ struct PhotoTimelineTests {
 
     /// Arranging again after appends, new dates and removals (a merge) gives
     /// exactly what arranging from scratch does (a sort).
+    /// Photos of the same time (a burst, a folder copied in one second) are
+    /// in name order the way time runs, and photos of unknown time A to Z,
+    /// whatever order they arrived in: a
+    /// walk on the first launch and an index on the next find them in
+    /// different orders, and the screen must not change between launches.
+    @Test(arguments: [PhotoSort.newestFirst, .oldestFirst])
+    func photosOfTheSameTimeAreInNameOrderWhateverOrderTheyArrivedIn(sort: PhotoSort) {
+        var generator = SeededGenerator(seed: 21)
+        // Few distinct times, so most photos tie; names that share long prefixes and folders.
+        let photos: [(id: ImageID, fileTime: Int64?)] = (0..<400).map { index in
+            let folder = ["2024/06-trip", "DCIM/100APPLE", "", "2024/06-trip/burst"][index % 4]
+            // The same name in each of the four folders; long names alike in their first 16 bytes.
+            let name = index % 3 == 0 ? "2024-06-15 12.30.45-\(index / 4).jpg" : "IMG_\(index / 4).jpg"
+            return (ImageID(folder.isEmpty ? name : "\(folder)/\(name)"),
+                    index % 7 == 0 ? nil : 1_700_000_000 + Int64(index % 3) * 60)
+        }
+        func arranged(_ photos: [(id: ImageID, fileTime: Int64?)]) -> [String] {
+            var timeline = PhotoTimeline()
+            timeline.append(photos)
+            return timeline.arrange(sort: sort, grouping: .none).order.map { timeline.ids[Int($0)].rawValue }
+        }
+        let expected = arranged(photos)
+        for _ in 0..<5 { #expect(arranged(photos.shuffled(using: &generator)) == expected) }
+        // Within a time, by file name (then path) the way time runs.
+        let times = Dictionary(uniqueKeysWithValues: photos.map { ($0.id.rawValue, $0.fileTime ?? .min) })
+        func name(_ path: String) -> String { String(path.split(separator: "/").last!) }
+        for (a, b) in zip(expected, expected.dropFirst()) where times[a] == times[b] {
+            let (na, nb) = (name(a), name(b))
+            if na.utf8.prefix(16).elementsEqual(nb.utf8.prefix(16)) { continue }   // the path decides
+            let reversed = sort == .newestFirst && times[a] != .min                 // unknown times: A to Z
+            #expect(reversed ? nb.utf8.lexicographicallyPrecedes(na.utf8) : na.utf8.lexicographicallyPrecedes(nb.utf8),
+                    "\(a) before \(b)")
+        }
+    }
+
+    @Test func roomMadeForAnAnnouncedCountIsNotGrownWhileItIsFiled() {
+        var generator = SeededGenerator(seed: 5)
+        var timeline = PhotoTimeline()
+        timeline.reserveCapacity(10_000)
+        let room = timeline.capacity
+        #expect(room >= 10_000)
+        while timeline.count < 10_000 {
+            let first = timeline.count, count = min(Int.random(in: 1...700, using: &generator), 10_000 - first)
+            timeline.append((first..<first + count).map { (id: ImageID("p\($0)"), fileTime: Int64($0)) })
+            #expect(timeline.capacity == room)
+        }
+        let arrangement = timeline.arrange(sort: .oldestFirst, grouping: .none)
+        #expect(arrangement.order == (0..<10_000).map(Int32.init))
+        // Past the room made, it grows at least twofold.
+        timeline.append((10_000...room).map { (id: ImageID("extra-\($0)"), fileTime: nil) })
+        #expect(timeline.capacity >= 2 * room)
+    }
+
     @Test func incrementalArrangementsEqualAFreshSort() {
         var generator = SeededGenerator(seed: 17)
         for sort in PhotoSort.allCases {

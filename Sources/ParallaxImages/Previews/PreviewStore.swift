@@ -62,6 +62,16 @@ public final class PreviewStore: Sendable {
         if replaced { rendered.removeImage(for: Self.key(for: id)) }
     }
 
+    /// Makes room for `count` hashes in all, so that filing up to that many
+    /// (an index's, which knows its count) never stops to grow the table.
+    ///
+    /// Complexity: O(count) when the table grows, else O(1).
+    public func reserveCapacity(_ count: Int) {
+        state.withLock { state in
+            if count > state.hashes.capacity { state.hashes.reserveCapacity(count) }
+        }
+    }
+
     /// Files many hashes at once (a listing's, an index's).
     ///
     /// Complexity: O(hashes), under one lock.
