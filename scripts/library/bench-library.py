@@ -72,8 +72,12 @@ def main():
           "its first launch left. Hitches are the frames' lateness from the second frame on (the first has no "
           "frame before it to be late after; its time is part of the first screen's), until everything is known.")
     print()
-    print("| photos | launch | first screen full | every date and shape known | hitches | peak memory |")
-    print("| ---: | --- | ---: | ---: | ---: | ---: |")
+    print("The *program loaded* column is when the gallery's own code began (the dynamic loader, the Swift runtime "
+          "and the system libraries the program links, SDL2, libheif, libavif, libcurl among them, come before it): "
+          "the part of every time after it that is not the gallery's.")
+    print()
+    print("| photos | launch | program loaded | first screen full | every date and shape known | hitches | peak memory |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     verdicts = []
     rss = {}
     for size, firsts, seconds_ in rows:
@@ -84,7 +88,9 @@ def main():
             peak = max(r["peakResidentBytes"] for r in runs) / 1048576
             if name == "first":
                 rss[size] = peak
-            print(f"| {size:,} | {name} | {seconds(first_screen)} | {seconds(known)} | {hitches:.1f} ms/s | {peak:.0f} MiB |")
+            loaded = median(r.get("started") for r in runs)
+            print(f"| {size:,} | {name} | {seconds(loaded)} | {seconds(first_screen)} | {seconds(known)} | {hitches:.1f} ms/s "
+                  f"| {peak:.0f} MiB |")
             target = TARGETS["first_screen_at_most_s" if name == "first" else "second_launch_first_screen_at_most_s"]
             verdicts.append((f"{size:,} photos, {name} launch: first screen full ≤ {seconds(target)}",
                              first_screen is not None and first_screen <= target, seconds(first_screen)))

@@ -51,7 +51,7 @@ package final class SDLCanvas: GalleryCanvas {
     /// screen shows (fewer, and a fling would scale the same previews again every frame).
     private var scaledPreviewBytes = 0
     private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
-    private var fonts: [Int: (plain: OpaquePointer, outline: OpaquePointer)] = [:]
+    private var fonts: [Int: OpaquePointer] = [:]
     private let fontPath: String?
     private var frame: UInt64 = 0
     /// The pixel format opaque photos are uploaded in: the one the renderer draws into, so copying them
@@ -101,7 +101,7 @@ package final class SDLCanvas: GalleryCanvas {
         scaledPreviewCount = 0
         scaledPreviewBytes = 0
         for entry in texts.values { SDL_DestroyTexture(entry.texture) }
-        for font in fonts.values { TTF_CloseFont(font.plain); TTF_CloseFont(font.outline) }
+        for font in fonts.values { TTF_CloseFont(font) }
         textures.removeAll(); previews.removeAll(); texts.removeAll(); fonts.removeAll()
         photoTextureBytes = 0
     }
@@ -254,7 +254,7 @@ package final class SDLCanvas: GalleryCanvas {
         // placed a pixel up and left so the glyphs sit at `point`.
         let inset: Float = outlined ? 1 : 0
         guard let drawn = outlined ? outlinedTextTexture(text, font: font, size: size, color: color)
-                                   : plainTextTexture(text, font: font.plain, size: size, color: color) else { return }
+                                   : plainTextTexture(text, font: font, size: size, color: color) else { return }
         var target = SDL_FRect(x: Float(point.x) - inset, y: Float(point.y) - inset, w: Float(drawn.width), h: Float(drawn.height))
         SDL_RenderCopyF(renderer, drawn.texture, nil, &target)
     }
@@ -577,37 +577,40 @@ package final class SDLCanvas: GalleryCanvas {
         return parts(oldest.value).texture
     }
 
-    private func font(size: Int) -> (plain: OpaquePointer, outline: OpaquePointer)? {
+    private func font(size: Int) -> OpaquePointer? {
         if let font = fonts[size] { return font }
-        guard let fontPath, TTF_WasInit() != 0 || TTF_Init() == 0,
-              let plain = TTF_OpenFont(fontPath, Int32(size)), let outline = TTF_OpenFont(fontPath, Int32(size)) else { return nil }
-        TTF_SetFontOutline(outline, 1)
-        fonts[size] = (plain, outline)
-        return (plain, outline)
+        guard let fontPath, TTF_WasInit() != 0 || TTF_Init() == 0, let font = TTF_OpenFont(fontPath, Int32(size)) else { return nil }
+        fonts[size] = font
+        return font
     }
 
-    /// `text` in `color` over its black one-pixel outline, composed once into
-    /// one texture (the outline's origin is the text's, less a pixel).
-    private func outlinedTextTexture(_ text: String, font: (plain: OpaquePointer, outline: OpaquePointer), size: Int,
+    /// `text` in `color` over its black one-pixel outline (``TextOutline``),
+    /// composed once into one texture (the outline's origin is the text's,
+    /// less a pixel).
+    private func outlinedTextTexture(_ text: String, font: OpaquePointer, size: Int,
                                      color: RGBA) -> (texture: OpaquePointer, width: Int32, height: Int32)? {
         textTexture(key: TextKey(text: text, size: size, color: color, isOutlined: true)) {
-            guard let outline = TTF_RenderUTF8_Blended(font.outline, text, SDL_Color(r: 0, g: 0, b: 0, a: 255)) else { return nil }
-            defer { SDL_FreeSurface(outline) }
-            guard let glyphs = TTF_RenderUTF8_Blended(font.plain, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
+            guard let rendered = TTF_RenderUTF8_Blended(font, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)) else {
                 return nil
             }
-            defer { SDL_FreeSurface(glyphs) }
-            let width = max(outline.pointee.w, glyphs.pointee.w + 1), height = max(outline.pointee.h, glyphs.pointee.h + 1)
-            guard let composed = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)) else {
-                return nil
+            defer { SDL_FreeSurface(rendered) }
+            // Read as ARGB8888: SDL_ttf's own format since 2.0.18, converted should another give another.
+            let argb = UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)
+            let isARGB = rendered.pointee.format?.pointee.format == argb
+            guard let glyphs = isARGB ? rendered : SDL_ConvertSurfaceFormat(rendered, argb, 0) else { return nil }
+            defer { if !isARGB { SDL_FreeSurface(glyphs) } }
+            let width = Int(glyphs.pointee.w), height = Int(glyphs.pointee.h), pitch = Int(glyphs.pointee.pitch) / 4
+            guard width > 0, height > 0, let source = glyphs.pointee.pixels,
+                  let composed = SDL_CreateRGBSurfaceWithFormat(0, Int32(width + 2), Int32(height + 2), 32, argb) else { return nil }
+            let pixels = TextOutline.outlined(UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt32.self),
+                                                                  count: pitch * (height - 1) + width),
+                                              width: width, height: height, pitch: pitch)
+            let rowPitch = Int(composed.pointee.pitch) / 4
+            if let target = composed.pointee.pixels?.assumingMemoryBound(to: UInt32.self) {
+                for row in 0..<(height + 2) {
+                    for column in 0..<(width + 2) { target[row * rowPitch + column] = pixels[row * (width + 2) + column] }
+                }
             }
-            // The outline copied as it is, then the glyphs blended over it a pixel in.
-            SDL_SetSurfaceBlendMode(outline, SDL_BLENDMODE_NONE)
-            var outlineRect = SDL_Rect(x: 0, y: 0, w: outline.pointee.w, h: outline.pointee.h)
-            SDL_UpperBlit(outline, nil, composed, &outlineRect)
-            SDL_SetSurfaceBlendMode(glyphs, SDL_BLENDMODE_BLEND)
-            var glyphRect = SDL_Rect(x: 1, y: 1, w: glyphs.pointee.w, h: glyphs.pointee.h)
-            SDL_UpperBlit(glyphs, nil, composed, &glyphRect)
             return composed
         }
     }
