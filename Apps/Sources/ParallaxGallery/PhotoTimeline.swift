@@ -87,9 +87,6 @@ package struct PhotoTimeline: Sendable {
     private var removedCount = 0
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
-    /// Each photo's file name as a sort key (``NameKey``): photos of the
-    /// same time are in name order, whatever order they arrived in.
-    private var nameKeys: [NameKey] = []
     private var sources: [TimeSource] = []
     /// Each photo's folder, as a number into ``folderNames``: filled in
     /// for the photos appended since, when photos are grouped by folder
@@ -117,23 +114,30 @@ package struct PhotoTimeline: Sendable {
 
     /// Adds `photos` after those already here, each with its file's
     /// modification time (wall-clock seconds) if known, numbered from
-    /// ``count`` on.
-    package mutating func append(_ photos: some Collection<(id: ImageID, fileTime: Int64?)>) {
+    /// ``count`` on. An ID already here is numbered anew (the photo shown
+    /// under it is the latest). Returns the offsets in `photos` whose ID
+    /// comes again later in `photos` (almost always none).
+    @discardableResult
+    package mutating func append(_ photos: some Collection<(id: ImageID, fileTime: Int64?)>) -> [Int] {
         // Room made once for the whole batch (an index's 100,000 photos arrive in one), growing at least
         // twofold, so batch after batch stays amortized O(1) a photo.
         let total = ids.count + photos.count
         if total > ids.capacity { reserveCapacity(max(total, ids.capacity * 2)) }
+        let first = Int32(ids.count)
+        var superseded: [Int] = []
         for photo in photos {
             let number = Int32(ids.count)
-            numbers[photo.id] = number
+            if let earlier = numbers.updateValue(number, forKey: photo.id), earlier >= first {
+                superseded.append(Int(earlier - first))
+            }
             ids.append(photo.id)
             times.append(photo.fileTime ?? Self.unknownTime)
-            nameKeys.append(NameKey(photo.id))
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
             removed.append(false)
             isMoved.append(false)
             markMoved(number)
         }
+        return superseded
     }
 
     /// How many photos it holds before it has to grow.
@@ -147,7 +151,6 @@ package struct PhotoTimeline: Sendable {
         numbers.reserveCapacity(count)
         ids.reserveCapacity(count)
         times.reserveCapacity(count)
-        nameKeys.reserveCapacity(count)
         sources.reserveCapacity(count)
         removed.reserveCapacity(count)
         isMoved.reserveCapacity(count)
@@ -208,36 +211,31 @@ package struct PhotoTimeline: Sendable {
 
     /// Whether photo `a` comes before photo `b` in `sort` order (within a
     /// folder, for ``PhotoGrouping/folder``): a strict total order, the
-    /// photo number breaking ties.
+    /// path, then the photo number (an ID listed twice), breaking ties.
     private func precedes(_ sort: PhotoSort, grouping: PhotoGrouping, folderRanks: [Int32]) -> (Int32, Int32) -> Bool {
-        let times = self.times, ids = self.ids, folders = self.folders, nameKeys = self.nameKeys
+        let times = self.times, ids = self.ids, folders = self.folders
         let within: (Int32, Int32) -> Bool
         switch sort {
         case .newestFirst, .oldestFirst:
             let newestFirst = sort == .newestFirst
-            // Photos of the same time (a burst, or files copied in the same second) by name, the way time
-            // runs (a camera numbers its photos as it takes them), and photos of unknown time A to Z, so
-            // every launch shows them in the same order whatever order a walk or an index found them in;
-            // the path, then the number, only for names alike in their first 16 bytes.
-            let byName = { (a: Int32, b: Int32, reversed: Bool) -> Bool in
-                let ka = nameKeys[Int(a)], kb = nameKeys[Int(b)]
-                if ka != kb { return reversed ? kb < ka : ka < kb }
-                let pa = ids[Int(a)].rawValue, pb = ids[Int(b)].rawValue
-                if pa == pb { return a < b }
-                return reversed ? pb.utf8.lexicographicallyPrecedes(pa.utf8) : pa.utf8.lexicographicallyPrecedes(pb.utf8)
-            }
+            // Photos of the same time (a burst, or files copied in the same second) by path, A to Z, as the
+            // library index lists them (`ORDER BY … DESC, id ASC`): every launch shows them in the same
+            // order, whatever order a walk or an index found them in.
             // Photos of unknown time go last whichever way time runs.
             within = { a, b in
                 let ta = times[Int(a)], tb = times[Int(b)]
-                if ta == tb { return byName(a, b, newestFirst && ta != Self.unknownTime) }
+                if ta == tb {
+                    let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
+                    return order != 0 ? order < 0 : a < b
+                }
                 if ta == Self.unknownTime { return false }
                 if tb == Self.unknownTime { return true }
                 return newestFirst ? ta > tb : ta < tb
             }
         case .name:
             within = { a, b in
-                let na = ids[Int(a)].rawValue, nb = ids[Int(b)].rawValue
-                return na == nb ? a < b : na.utf8.lexicographicallyPrecedes(nb.utf8)
+                let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
+                return order != 0 ? order < 0 : a < b
             }
         }
         guard grouping == .folder else { return within }
@@ -342,6 +340,21 @@ package struct PhotoTimeline: Sendable {
         }
     }
 
+    /// How path `a` compares with `b` in UTF-8 byte order (SQLite's
+    /// `BINARY`): negative, zero or positive, by `memcmp` (native strings
+    /// are stored contiguously). A sort by time compares paths only for
+    /// photos of the same time, but a library shot in bursts has many.
+    static func comparePaths(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y -> Int in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : Int(memcmp(x.baseAddress!, y.baseAddress!, common))
+                return order != 0 ? order : x.count - y.count
+            }
+        }
+    }
+
     /// The folder part of an ID that is a relative path ("2024/06-trip/a.jpg"
     /// → "2024/06-trip"), empty for a photo at the top.
     static func folder(of id: ImageID) -> String {
@@ -357,31 +370,6 @@ package struct PhotoTimeline: Sendable {
             if let last = runs.last, last.key == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
         }
         return runs
-    }
-}
-
-/// The first 16 bytes of a photo's file name (the last part of its path),
-/// as two big-endian integers padded with zeros: two comparisons order
-/// names as their bytes do, wherever they differ in those bytes. A sort by
-/// time compares names only for photos of the same time, so this keeps a
-/// library shot in bursts from comparing strings.
-struct NameKey: Comparable, Sendable {
-    var high: UInt64
-    var low: UInt64
-
-    init(_ id: ImageID) {
-        let path = id.rawValue.utf8
-        let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
-        var high: UInt64 = 0, low: UInt64 = 0
-        for (offset, byte) in name.prefix(16).enumerated() {
-            if offset < 8 { high |= UInt64(byte) << (56 - 8 * offset) } else { low |= UInt64(byte) << (56 - 8 * (offset - 8)) }
-        }
-        self.high = high
-        self.low = low
-    }
-
-    static func < (a: NameKey, b: NameKey) -> Bool {
-        a.high != b.high ? a.high < b.high : a.low < b.low
     }
 }
 

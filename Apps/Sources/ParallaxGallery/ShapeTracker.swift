@@ -102,15 +102,24 @@ package final class ShapeTracker {
     /// Adds `photos` after those already here (a listing streaming in),
     /// with the headers already known of some (an index remembered them:
     /// those are not read again). A probe under way reads the others too.
-    package func append(_ photos: [ImageID], knownHeaders: [ImageHeader?] = []) {
+    ///
+    /// IDs are unique in every source here; of a repeated one, only the
+    /// position its ID is numbered under is read (the probe answers an ID
+    /// once). `superseded`, when the caller numbered `photos` itself
+    /// (``PhotoTimeline/append(_:)``), lists the offsets whose ID comes
+    /// again later among them, which saves looking each ID's number up.
+    package func append(_ photos: [ImageID], knownHeaders: [ImageHeader?] = [], superseded: [Int]? = nil) {
         let first = self.photos.count
         self.photos += photos
         shapes.append(count: photos.count)
         var unknown: [ImageID] = []
+        let skipped = superseded.map(Set.init)
         for (offset, id) in photos.enumerated() {
-            // IDs are unique in every source here; of a repeated one, only the position its ID is listed
-            // under is read (the probe answers an ID once).
-            guard photoNumber(id) == first + offset else { continue }
+            if let skipped {
+                if skipped.contains(offset) { continue }
+            } else if photoNumber(id) != first + offset {
+                continue
+            }
             if offset < knownHeaders.count, let header = knownHeaders[offset] {
                 if shapes.record(width: header.width, height: header.height, at: first + offset) { changed = true }
             } else {

@@ -67,19 +67,15 @@ struct PhotoTimelineTests {
                 #expect(arrangement.order.sorted() == (0..<Int32(timeline.count)).map { $0 })
                 #expect(arrangement.sections.map(\.count).reduce(0, +) == timeline.count)
                 #expect(!arrangement.sections.contains { $0.count == 0 })
-                // The oracle: known times in order, ties by file name the way time runs; unknown ones last,
-                // A to Z (the names here are unique and shorter than 16 bytes).
-                func name(_ photo: Int) -> String { String(timeline.ids[photo].rawValue.split(separator: "/").last!) }
-                func byName(_ a: Int, _ b: Int) -> Bool {
-                    sort == .newestFirst ? name(b).utf8.lexicographicallyPrecedes(name(a).utf8)
-                                         : name(a).utf8.lexicographicallyPrecedes(name(b).utf8)
+                // The oracle: known times in order, unknown ones last; ties by path, A to Z.
+                func byPath(_ a: Int, _ b: Int) -> Bool {
+                    timeline.ids[a].rawValue.utf8.lexicographicallyPrecedes(timeline.ids[b].rawValue.utf8)
                 }
                 let known = (0..<timeline.count).filter { timeline.time(of: $0) != nil }
-                let unknown = (0..<timeline.count).filter { timeline.time(of: $0) == nil }
-                    .sorted { name($0).utf8.lexicographicallyPrecedes(name($1).utf8) }
+                let unknown = (0..<timeline.count).filter { timeline.time(of: $0) == nil }.sorted(by: byPath)
                 let sortedKnown = known.sorted { a, b in
                     let ta = timeline.time(of: a)!, tb = timeline.time(of: b)!
-                    return ta == tb ? byName(a, b) : (sort == .newestFirst ? ta > tb : ta < tb)
+                    return ta == tb ? byPath(a, b) : (sort == .newestFirst ? ta > tb : ta < tb)
                 }
                 #expect(arrangement.order.map(Int.init) == sortedKnown + unknown)
                 // Sections: consecutive photos of one month (day), titled by it; a separate "Date unknown" last.
@@ -121,17 +117,16 @@ struct PhotoTimelineTests {
     /// Arranging again after appends, new dates and removals (a merge) gives
     /// exactly what arranging from scratch does (a sort).
     /// Photos of the same time (a burst, a folder copied in one second) are
-    /// in name order the way time runs, and photos of unknown time A to Z,
-    /// whatever order they arrived in: a
-    /// walk on the first launch and an index on the next find them in
-    /// different orders, and the screen must not change between launches.
+    /// in path order, A to Z, whichever way time runs, as the library index
+    /// lists them, and whatever order they arrived in: a walk on the first
+    /// launch and an index on the next find them in different orders, and
+    /// the screen must not change between launches.
     @Test(arguments: [PhotoSort.newestFirst, .oldestFirst])
-    func photosOfTheSameTimeAreInNameOrderWhateverOrderTheyArrivedIn(sort: PhotoSort) {
+    func photosOfTheSameTimeAreInPathOrderWhateverOrderTheyArrivedIn(sort: PhotoSort) {
         var generator = SeededGenerator(seed: 21)
-        // Few distinct times, so most photos tie; names that share long prefixes and folders.
+        // Few distinct times, so most photos tie; the same names in several folders, long names alike.
         let photos: [(id: ImageID, fileTime: Int64?)] = (0..<400).map { index in
             let folder = ["2024/06-trip", "DCIM/100APPLE", "", "2024/06-trip/burst"][index % 4]
-            // The same name in each of the four folders; long names alike in their first 16 bytes.
             let name = index % 3 == 0 ? "2024-06-15 12.30.45-\(index / 4).jpg" : "IMG_\(index / 4).jpg"
             return (ImageID(folder.isEmpty ? name : "\(folder)/\(name)"),
                     index % 7 == 0 ? nil : 1_700_000_000 + Int64(index % 3) * 60)
@@ -143,15 +138,33 @@ struct PhotoTimelineTests {
         }
         let expected = arranged(photos)
         for _ in 0..<5 { #expect(arranged(photos.shuffled(using: &generator)) == expected) }
-        // Within a time, by file name (then path) the way time runs.
         let times = Dictionary(uniqueKeysWithValues: photos.map { ($0.id.rawValue, $0.fileTime ?? .min) })
-        func name(_ path: String) -> String { String(path.split(separator: "/").last!) }
         for (a, b) in zip(expected, expected.dropFirst()) where times[a] == times[b] {
-            let (na, nb) = (name(a), name(b))
-            if na.utf8.prefix(16).elementsEqual(nb.utf8.prefix(16)) { continue }   // the path decides
-            let reversed = sort == .newestFirst && times[a] != .min                 // unknown times: A to Z
-            #expect(reversed ? nb.utf8.lexicographicallyPrecedes(na.utf8) : na.utf8.lexicographicallyPrecedes(nb.utf8),
-                    "\(a) before \(b)")
+            #expect(a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) before \(b)")
+        }
+        #expect(PhotoTimeline.comparePaths("a/b", "a/b") == 0)
+        #expect(PhotoTimeline.comparePaths("a/b", "a/bc") < 0 && PhotoTimeline.comparePaths("a/é", "a/z") > 0)
+    }
+
+    /// An ID listed twice is numbered where it comes last; `append` names
+    /// the offsets it came at before within the same batch (the shape
+    /// tracker reads those under no number), against a naive oracle.
+    @Test func appendNamesTheOffsetsAnIDComesAgainAfter() {
+        var generator = SeededGenerator(seed: 8)
+        for _ in 0..<100 {
+            var timeline = PhotoTimeline()
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let batch = (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                    (id: ImageID("p\(Int.random(in: 0..<25, using: &generator))"), fileTime: Int64?.none)
+                }
+                let first = timeline.count
+                let superseded = timeline.append(batch)
+                let expected = batch.indices.filter { offset in batch[(offset + 1)...].contains { $0.id == batch[offset].id } }
+                #expect(superseded.sorted() == expected)
+                for (offset, photo) in batch.enumerated() where !expected.contains(offset) {
+                    #expect(timeline.number(of: photo.id) == first + offset)
+                }
+            }
         }
     }
 
