@@ -87,6 +87,9 @@ package struct PhotoTimeline: Sendable {
     private var removedCount = 0
     /// Each photo's wall-clock time, or ``unknownTime``.
     private var times: [Int64] = []
+    /// The first 8 bytes of each photo's path (``pathPrefix(_:)``), which
+    /// order most paths without comparing the strings.
+    private var pathPrefixes: [UInt64] = []
     private var sources: [TimeSource] = []
     /// Each photo's folder, as a number into ``folderNames``: filled in
     /// for the photos appended since, when photos are grouped by folder
@@ -132,6 +135,7 @@ package struct PhotoTimeline: Sendable {
             }
             ids.append(photo.id)
             times.append(photo.fileTime ?? Self.unknownTime)
+            pathPrefixes.append(Self.pathPrefix(photo.id.rawValue))
             sources.append(photo.fileTime == nil ? .unknown : .fileModified)
             removed.append(false)
             isMoved.append(false)
@@ -151,6 +155,7 @@ package struct PhotoTimeline: Sendable {
         numbers.reserveCapacity(count)
         ids.reserveCapacity(count)
         times.reserveCapacity(count)
+        pathPrefixes.reserveCapacity(count)
         sources.reserveCapacity(count)
         removed.reserveCapacity(count)
         isMoved.reserveCapacity(count)
@@ -213,7 +218,14 @@ package struct PhotoTimeline: Sendable {
     /// folder, for ``PhotoGrouping/folder``): a strict total order, the
     /// path, then the photo number (an ID listed twice), breaking ties.
     private func precedes(_ sort: PhotoSort, grouping: PhotoGrouping, folderRanks: [Int32]) -> (Int32, Int32) -> Bool {
-        let times = self.times, ids = self.ids, folders = self.folders
+        let times = self.times, ids = self.ids, folders = self.folders, prefixes = self.pathPrefixes
+        // Paths in UTF-8 byte order: their first 8 bytes as integers first, the strings only past those.
+        let byPath = { (a: Int32, b: Int32) -> Bool in
+            let pa = prefixes[Int(a)], pb = prefixes[Int(b)]
+            if pa != pb { return pa < pb }
+            let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
+            return order != 0 ? order < 0 : a < b
+        }
         let within: (Int32, Int32) -> Bool
         switch sort {
         case .newestFirst, .oldestFirst:
@@ -224,19 +236,13 @@ package struct PhotoTimeline: Sendable {
             // Photos of unknown time go last whichever way time runs.
             within = { a, b in
                 let ta = times[Int(a)], tb = times[Int(b)]
-                if ta == tb {
-                    let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
-                    return order != 0 ? order < 0 : a < b
-                }
+                if ta == tb { return byPath(a, b) }
                 if ta == Self.unknownTime { return false }
                 if tb == Self.unknownTime { return true }
                 return newestFirst ? ta > tb : ta < tb
             }
         case .name:
-            within = { a, b in
-                let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
-                return order != 0 ? order < 0 : a < b
-            }
+            within = byPath
         }
         guard grouping == .folder else { return within }
         return { a, b in
@@ -338,6 +344,17 @@ package struct PhotoTimeline: Sendable {
                 return Section(title: byDay ? date.dayTitle : date.monthTitle, count: run.count)
             }
         }
+    }
+
+    /// The first 8 bytes of `path` as a big-endian integer, zeros past its
+    /// end: two prefixes that differ order their paths as the bytes do.
+    static func pathPrefix(_ path: String) -> UInt64 {
+        var prefix: UInt64 = 0, shift: UInt64 = 56
+        for byte in path.utf8.prefix(8) {
+            prefix |= UInt64(byte) << shift
+            shift &-= 8
+        }
+        return prefix
     }
 
     /// How path `a` compares with `b` in UTF-8 byte order (SQLite's

@@ -146,6 +146,27 @@ struct PhotoTimelineTests {
         #expect(PhotoTimeline.comparePaths("a/b", "a/bc") < 0 && PhotoTimeline.comparePaths("a/é", "a/z") > 0)
     }
 
+    /// Path prefixes that differ order their paths as the bytes do; equal
+    /// ones leave it to the strings (random paths, over a small alphabet so
+    /// that prefixes often agree).
+    @Test func pathPrefixesOrderPathsAsTheirBytesDo() {
+        var generator = SeededGenerator(seed: 12)
+        let alphabet = Array("ab/é0.".unicodeScalars)
+        func path() -> String {
+            String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+            }))
+        }
+        for _ in 0..<2_000 {
+            let a = path(), b = path()
+            let bytes = a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a == b ? 0 : 1)
+            #expect(PhotoTimeline.comparePaths(a, b).signum() == bytes, "\(a) \(b)")
+            let (pa, pb) = (PhotoTimeline.pathPrefix(a), PhotoTimeline.pathPrefix(b))
+            if pa != pb { #expect((pa < pb) == (bytes < 0), "\(a) \(b)") }
+            if bytes == 0 { #expect(pa == pb) }
+        }
+    }
+
     /// An ID listed twice is numbered where it comes last; `append` names
     /// the offsets it came at before within the same batch (the shape
     /// tracker reads those under no number), against a naive oracle.
