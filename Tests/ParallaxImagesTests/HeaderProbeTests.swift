@@ -49,6 +49,26 @@ actor GatedHeaderSource: ImageSource {
     }
 }
 
+/// A source that answers header reads at once and counts them.
+actor CountingHeaderSource: ImageSource {
+    let images: [ImageID: Data]
+    private(set) var reads: [ImageID] = []
+
+    init(images: [ImageID: Data]) { self.images = images }
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { images.keys.sorted() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        guard let data = images[id] else { throw .notFound(id) }
+        return data
+    }
+    func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
+        reads.append(id)
+        guard let data = images[id] else { throw .notFound(id) }
+        return try ImageHeader.read(wholeFile: data, of: id)
+    }
+}
+
 @Suite("Header probe", .timeLimit(.minutes(1)))
 struct HeaderProbeTests {
     static func photos(_ count: Int) -> [ImageID: Data] {
@@ -105,6 +125,36 @@ struct HeaderProbeTests {
             if updates >= 40 { break }
         }
         #expect(updates == 40)
+    }
+
+    /// A probe that keeps no headers publishes each once, forgets it, and
+    /// still reads no photo twice, however often it is asked.
+    @Test func aProbeKeepingNoHeadersPublishesEachOnceAndReadsNoneTwice() async throws {
+        let images = Self.photos(30)
+        let ids = images.keys.sorted()
+        let source = CountingHeaderSource(images: images)
+        let probe = HeaderProbe(source: source, keepingHeaders: false)
+        await probe.probe(Array(ids.prefix(20)))
+        await probe.probe(ids)                                  // the first 20 again, queued or being read
+        await probe.prioritize(Array(ids.prefix(5)))
+        var published: [ImageID: ImageHeader] = [:]
+        for await batch in probe.updates {
+            for update in batch {
+                #expect(published[update.id] == nil, "\(update.id) published twice")
+                published[update.id] = try update.result.get()
+            }
+            if published.count >= 30 { break }
+        }
+        await probe.probe(ids)                                  // every one read: nothing to read again
+        await probe.prioritize(ids)
+        await probe.waitUntilIdle()
+        let reads = await source.reads
+        #expect(reads.count == 30 && Set(reads) == Set(ids))
+        #expect(await probe.knownCount == 30)
+        for id in ids {
+            #expect(published[id] == (try ImageHeader.read(wholeFile: images[id]!, of: id)))
+            #expect(await probe.header(for: id) == nil, "kept \(id)")
+        }
     }
 
     @Test func whatIsOnScreenIsReadFirst() async throws {

@@ -153,7 +153,8 @@ package final class ShapeTracker {
     /// reading; photos appended later are read too.
     package func startReading(from source: any ImageSource) {
         guard probe == nil else { return }
-        let probe = HeaderProbe(source: source, readingCaptureDates: true)
+        // The tracker files every shape itself: the probe need not keep the headers too.
+        let probe = HeaderProbe(source: source, readingCaptureDates: true, keepingHeaders: false)
         self.probe = probe
         // The stream, not the probe: once the tracker lets go of the probe (a new list) the probe finishes
         // its stream and this task ends.

@@ -39,6 +39,9 @@ public actor HeaderProbe {
     /// Whether each photo's capture date is read with its header
     /// (``ImageSource/headerAndCaptureDate(for:)``: the same first bytes).
     public nonisolated let readsCaptureDates: Bool
+    /// Whether headers read are kept for ``header(for:)`` after they are
+    /// published.
+    public nonisolated let keepsHeaders: Bool
     /// Every header read (or failure), in batches, in the order they
     /// finish: the listed headers in batches of up to ``batchSize``, each
     /// read as a batch of one. One stream for the probe's life: iterate it
@@ -55,6 +58,8 @@ public actor HeaderProbe {
     private var queueStart = 0
     private var queued: Set<ImageID> = []
     private var known: [ImageID: ImageHeader] = [:]
+    /// Photos read, when the probe keeps no headers (``keepsHeaders``).
+    private var answered: Set<ImageID> = []
     private var failed: [ImageID: ImageSourceError] = [:]
     private var reading: Set<ImageID> = []
     private var askedForListed = false
@@ -65,8 +70,16 @@ public actor HeaderProbe {
     /// file read or a small request, bound by latency rather than bandwidth).
     /// With `readingCaptureDates`, each photo's capture date is read with
     /// its header and published with it.
-    public init(source: any ImageSource, maximumConcurrentReads: Int = 4, readingCaptureDates: Bool = false) {
+    ///
+    /// Without `keepingHeaders`, a header read is published and then
+    /// forgotten (``header(for:)`` answers only listed ones): for a caller
+    /// that files every update itself, such as a gallery keeping each
+    /// photo's shape, so 100,000 headers are not held twice (10 MB). The
+    /// probe still remembers which photos it read, and reads none twice.
+    public init(source: any ImageSource, maximumConcurrentReads: Int = 4, readingCaptureDates: Bool = false,
+                keepingHeaders: Bool = true) {
         self.source = source
+        self.keepsHeaders = keepingHeaders
         self.maximumConcurrentReads = max(1, maximumConcurrentReads)
         self.readsCaptureDates = readingCaptureDates
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
@@ -90,8 +103,7 @@ public actor HeaderProbe {
             publishListed(firstOf: ids)
         }
         // A listed photo costs one lookup here; only the rest are checked further.
-        for id in ids where listed[id] == nil && known[id] == nil && failed[id] == nil && !queued.contains(id)
-            && !reading.contains(id) {
+        for id in ids where !isAnswered(id) && failed[id] == nil && !queued.contains(id) && !reading.contains(id) {
             queue.append(id)
             queued.insert(id)
         }
@@ -128,7 +140,7 @@ public actor HeaderProbe {
     /// Moves `ids` (what is on screen, in order) to the front of the queue;
     /// ids not queued yet are queued there.
     public func prioritize(_ ids: [ImageID]) {
-        let wanted = ids.filter { header(for: $0) == nil && failed[$0] == nil && !reading.contains($0) }
+        let wanted = ids.filter { !isAnswered($0) && failed[$0] == nil && !reading.contains($0) }
         guard !wanted.isEmpty else { return }
         let front = Set(wanted)
         let rest = queue[queueStart...].filter { !front.contains($0) }
@@ -139,14 +151,20 @@ public actor HeaderProbe {
         pump()
     }
 
-    /// The header of `id`, if it has been read or was listed.
+    /// The header of `id`, if it has been read (and the probe keeps what it
+    /// reads) or was listed.
     public func header(for id: ImageID) -> ImageHeader? { listed[id] ?? known[id] }
+
+    /// Whether the header of `id` was listed or has been read.
+    private func isAnswered(_ id: ImageID) -> Bool {
+        listed[id] != nil || known[id] != nil || answered.contains(id)
+    }
 
     /// Why the header of `id` could not be read, if it could not.
     public func failure(for id: ImageID) -> ImageSourceError? { failed[id] }
 
     /// Photos whose header is read or was listed.
-    public var knownCount: Int { known.count + listed.count }
+    public var knownCount: Int { known.count + answered.count + listed.count }
 
     /// Returns once nothing is queued or being read.
     public func waitUntilIdle() async {
@@ -169,7 +187,7 @@ public actor HeaderProbe {
                 let id = queue[queueStart]
                 queueStart += 1
                 queued.remove(id)
-                guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { continue }
+                guard !isAnswered(id), failed[id] == nil, !reading.contains(id) else { continue }
                 reading.insert(id)
                 ids.append(id)
             }
@@ -196,7 +214,7 @@ public actor HeaderProbe {
         let id = queue[queueStart]
         queueStart += 1
         queued.remove(id)
-        guard header(for: id) == nil, failed[id] == nil, !reading.contains(id) else { return }
+        guard !isAnswered(id), failed[id] == nil, !reading.contains(id) else { return }
         reading.insert(id)
         readingTasks += 1
         let source = self.source, readsDates = readsCaptureDates
@@ -228,7 +246,7 @@ public actor HeaderProbe {
             let result = index < results.count ? results[index] : .failure(.unavailable("the source answered fewer photos than asked"))
             switch result {
             case .success(let read):
-                known[id] = read.header
+                file(read.header, of: id)
                 updates.append(Update(id: id, result: .success(read.header), captureDate: read.date))
             case .failure(let error):
                 failed[id] = error
@@ -244,12 +262,17 @@ public actor HeaderProbe {
         reading.remove(id)
         readingTasks -= 1
         switch result {
-        case .success(let header): known[id] = header
+        case .success(let header): file(header, of: id)
         case .failure(let error): failed[id] = error
         }
         continuation.yield([Update(id: id, result: result, captureDate: captureDate)])
         pump()
         wakeIdleWaiters()
+    }
+
+    /// Remembers that `id` was read, and its header if the probe keeps them.
+    private func file(_ header: ImageHeader, of id: ImageID) {
+        if keepsHeaders { known[id] = header } else { answered.insert(id) }
     }
 
     private func wakeIdleWaiters() {
