@@ -46,8 +46,8 @@ let package = Package(
                 .linkedLibrary("jpeg"), .linkedLibrary("png"),
                 .linkedLibrary("webp", .when(platforms: [.linux, .android, .openbsd])),
                 .linkedLibrary("webpdemux", .when(platforms: [.linux, .android, .openbsd])),
-                .linkedLibrary("heif", .when(platforms: [.linux, .android, .openbsd])),
-                .linkedLibrary("avif", .when(platforms: [.linux, .android, .openbsd])),
+                // libheif and libavif are loaded when the first HEIF or AVIF photo is met
+                // (dlopen; parallax_heif.c says why), not linked.
             ]
         ),
         .target(

@@ -1,9 +1,71 @@
 #include "parallax_codecs.h"
 
 #include <avif/avif.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// libavif is loaded when the first AVIF photo is met, not at launch, for the
+// same reasons as libheif (parallax_heif.c): its AV1 codecs (dav1d, aom,
+// rav1e, SVT-AV1, libgav1) cost every launch time and memory. The versioned
+// name is the one that matches the headers' ABI (0.11 is .so.15).
+static struct {
+    __typeof__(avifDecoderCreate) *DecoderCreate;
+    __typeof__(avifDecoderDestroy) *DecoderDestroy;
+    __typeof__(avifDecoderNextImage) *DecoderNextImage;
+    __typeof__(avifDecoderParse) *DecoderParse;
+    __typeof__(avifDecoderSetIOMemory) *DecoderSetIOMemory;
+    __typeof__(avifImageYUVToRGB) *ImageYUVToRGB;
+    __typeof__(avifRGBImageAllocatePixels) *RGBImageAllocatePixels;
+    __typeof__(avifRGBImageFreePixels) *RGBImageFreePixels;
+    __typeof__(avifRGBImageSetDefaults) *RGBImageSetDefaults;
+    __typeof__(avifResultToString) *ResultToString;
+} pk_avif_api;
+static int pk_avif_loaded;
+static pthread_once_t pk_avif_once = PTHREAD_ONCE_INIT;
+
+static void pk_avif_load(void) {
+    void *library = dlopen("libavif.so", RTLD_NOW | RTLD_LOCAL);
+#if AVIF_VERSION_MAJOR == 0 && AVIF_VERSION_MINOR == 11
+    if (!library) library = dlopen("libavif.so.15", RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (!library) return;
+#define PK_BIND(field, symbol) if (!(*(void **)&pk_avif_api.field = dlsym(library, #symbol))) return;
+    PK_BIND(DecoderCreate, avifDecoderCreate)
+    PK_BIND(DecoderDestroy, avifDecoderDestroy)
+    PK_BIND(DecoderNextImage, avifDecoderNextImage)
+    PK_BIND(DecoderParse, avifDecoderParse)
+    PK_BIND(DecoderSetIOMemory, avifDecoderSetIOMemory)
+    PK_BIND(ImageYUVToRGB, avifImageYUVToRGB)
+    PK_BIND(RGBImageAllocatePixels, avifRGBImageAllocatePixels)
+    PK_BIND(RGBImageFreePixels, avifRGBImageFreePixels)
+    PK_BIND(RGBImageSetDefaults, avifRGBImageSetDefaults)
+    PK_BIND(ResultToString, avifResultToString)
+#undef PK_BIND
+    pk_avif_loaded = 1;
+}
+
+// Whether libavif could be loaded; says why not in `message` if not.
+static int pk_avif_available(char *message, size_t capacity) {
+    pthread_once(&pk_avif_once, pk_avif_load);
+    if (!pk_avif_loaded && message && capacity > 0) {
+        snprintf(message, capacity, "libavif (libavif15) is not installed, or lacks a function this build uses");
+    }
+    return pk_avif_loaded;
+}
+
+#define avifDecoderCreate (*pk_avif_api.DecoderCreate)
+#define avifDecoderDestroy (*pk_avif_api.DecoderDestroy)
+#define avifDecoderNextImage (*pk_avif_api.DecoderNextImage)
+#define avifDecoderParse (*pk_avif_api.DecoderParse)
+#define avifDecoderSetIOMemory (*pk_avif_api.DecoderSetIOMemory)
+#define avifImageYUVToRGB (*pk_avif_api.ImageYUVToRGB)
+#define avifRGBImageAllocatePixels (*pk_avif_api.RGBImageAllocatePixels)
+#define avifRGBImageFreePixels (*pk_avif_api.RGBImageFreePixels)
+#define avifRGBImageSetDefaults (*pk_avif_api.RGBImageSetDefaults)
+#define avifResultToString (*pk_avif_api.ResultToString)
 
 // libavif returns an avifResult from every call and never longjmps. A
 // decoder is made per call, reads the caller's bytes in place, and runs
@@ -45,6 +107,7 @@ static int pk_avif_orientation(const avifImage *image) {
 
 static avifDecoder *pk_avif_decoder(const uint8_t *data, size_t size, uint32_t max_pixels, char *message,
                                     size_t capacity, pk_status *status) {
+    if (!pk_avif_available(message, capacity)) { *status = PK_ERROR_UNSUPPORTED; return NULL; }
     avifDecoder *decoder = avifDecoderCreate();
     if (!decoder) { *status = PK_ERROR_NO_MEMORY; return NULL; }
     decoder->maxThreads = 1;
