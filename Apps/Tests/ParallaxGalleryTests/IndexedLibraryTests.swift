@@ -93,6 +93,52 @@ struct IndexedLibraryTests {
         #expect(again.shapes.size(of: number) == CGSize(width: 99, height: 11))
     }
 
+    /// Photos of one time (a folder copied in one second) come in the same
+    /// order from the walk and from the index: the index's first batch is
+    /// the top of the timeline, and a second launch opens on the photos the
+    /// first showed. Without a tie-break the index shares, they came in the
+    /// order found, which a walk (the directory's hash order) and the index
+    /// (by path) do not share.
+    @Test func photosOfOneTimeComeInTheSameOrderFromTheWalkAndFromTheIndex() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        try makeTree(root, count: 60)
+        // Where a walk's order (a folder's files, then its subfolders, names sorted) is not the paths' byte
+        // order: "2020-x/…" sorts before "2020/…" ('-' < '/'), "2021/b.png" after "2021/01-trip/…".
+        for extra in ["2020-x/a.png", "2021/b.png", "2022/01-trip/sub/c.png", "top.png"] {
+            let url = root.appendingPathComponent(extra)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try SyntheticPhotos.rowPattern(tag: 9, width: 30, height: 20).write(to: url)
+        }
+        let copied = Date(timeIntervalSince1970: 1_700_000_000)          // every file, to the nanosecond
+        for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+            where url.pathExtension == "png" {
+            try FileManager.default.setAttributes([.modificationDate: copied], ofItemAtPath: url.path)
+        }
+        var settings = GallerySettings()
+        settings.latency = .none
+        let first = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let model = GalleryModel(library: first, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await model.loadPhotoList()
+        await model.settleShapes()
+        await first.indexWriter?.flushAndWait()
+        let shown = model.photos.map(\.rawValue)
+        #expect(shown == shown.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+
+        let second = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let events = await events(of: second)
+        guard case .photos(let remembered)? = events.dropFirst().first else {
+            Issue.record("no photos from the index: \(events)")
+            return
+        }
+        #expect(remembered.map(\.id.rawValue) == shown)
+        let again = GalleryModel(library: try await PhotoLibrary.folder(root, indexDirectory: cache), settings: settings,
+                                 viewportSize: CGSize(width: 600, height: 500))
+        await again.loadPhotoList()
+        #expect(again.photos.map(\.rawValue) == shown)
+    }
+
     @Test func previewsMadeOnOneLaunchShowFromTheFirstFrameOfTheNext() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
