@@ -2,15 +2,20 @@ import Foundation
 import Testing
 @testable import ParallaxImages
 
-/// A source whose header reads wait until the test lets them go, recording
-/// the order they were asked for.
+/// A source whose header reads wait until the test lets them go (or, not
+/// `gated`, answer at once), recording the order they were asked for.
 actor GatedHeaderSource: ImageSource {
     let images: [ImageID: Data]
     private(set) var asked: [ImageID] = []
     private var gates: [CheckedContinuation<Void, Never>] = []
     private var askWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(images: [ImageID: Data]) { self.images = images }
+    let isGated: Bool
+
+    init(images: [ImageID: Data], gated: Bool = true) {
+        self.images = images
+        isGated = gated
+    }
 
     func imageIDs() async throws(ImageSourceError) -> [ImageID] { images.keys.sorted() }
     func data(for id: ImageID) async throws(ImageSourceError) -> Data {
@@ -23,7 +28,7 @@ actor GatedHeaderSource: ImageSource {
         let ready = askWaiters.filter { $0.count <= asked.count }
         askWaiters.removeAll { $0.count <= asked.count }
         for waiter in ready { waiter.continuation.resume() }
-        await withCheckedContinuation { gates.append($0) }
+        if isGated { await withCheckedContinuation { gates.append($0) } }
         guard let data = images[id] else { throw .notFound(id) }
         return try ImageHeader.read(wholeFile: data, of: id)
     }
@@ -46,26 +51,6 @@ actor GatedHeaderSource: ImageSource {
         let waiting = gates
         gates = []
         for gate in waiting { gate.resume() }
-    }
-}
-
-/// A source that answers header reads at once and counts them.
-actor CountingHeaderSource: ImageSource {
-    let images: [ImageID: Data]
-    private(set) var reads: [ImageID] = []
-
-    init(images: [ImageID: Data]) { self.images = images }
-
-    func imageIDs() async throws(ImageSourceError) -> [ImageID] { images.keys.sorted() }
-    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        guard let data = images[id] else { throw .notFound(id) }
-        return data
-    }
-    func isStoredLocally(_ id: ImageID) async -> Bool { true }
-    func header(for id: ImageID) async throws(ImageSourceError) -> ImageHeader {
-        reads.append(id)
-        guard let data = images[id] else { throw .notFound(id) }
-        return try ImageHeader.read(wholeFile: data, of: id)
     }
 }
 
@@ -132,7 +117,7 @@ struct HeaderProbeTests {
     @Test func aProbeKeepingNoHeadersPublishesEachOnceAndReadsNoneTwice() async throws {
         let images = Self.photos(30)
         let ids = images.keys.sorted()
-        let source = CountingHeaderSource(images: images)
+        let source = GatedHeaderSource(images: images, gated: false)
         let probe = HeaderProbe(source: source, keepingHeaders: false)
         await probe.probe(Array(ids.prefix(20)))
         await probe.probe(ids)                                  // the first 20 again, queued or being read
@@ -148,7 +133,7 @@ struct HeaderProbeTests {
         await probe.probe(ids)                                  // every one read: nothing to read again
         await probe.prioritize(ids)
         await probe.waitUntilIdle()
-        let reads = await source.reads
+        let reads = await source.asked
         #expect(reads.count == 30 && Set(reads) == Set(ids))
         #expect(await probe.knownCount == 30)
         for id in ids {
