@@ -97,6 +97,7 @@ package final class GalleryWindow {
         }
         defer { SDL_DestroyRenderer(sdlRenderer) }
         let canvas = SDLCanvas(renderer: sdlRenderer)
+        canvas.makingBudget = SDLCanvas.pacedMakingBudget
         defer { canvas.close() }
         rendererLine = canvas.rendererDescription
         // Photos arrive while frames are drawn: the first screen comes from the listing's first batch.

@@ -38,6 +38,8 @@ struct PacedSession {
         self.model = model
         self.headless = headless
         self.fillTimeLimit = fillTimeLimit
+        // Drawn as the window draws, new texts and previews spread over frames.
+        headless.canvas.makingBudget = SDLCanvas.pacedMakingBudget
         start = clock.now
         due = start
     }

@@ -51,6 +51,26 @@ package final class SDLCanvas: GalleryCanvas {
     /// screen shows (fewer, and a fling would scale the same previews again every frame).
     private var scaledPreviewBytes = 0
     private var texts: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64)] = [:]
+    /// Texts rendered so far (each once, however many frames show it, until evicted).
+    package private(set) var textRenderings = 0
+    /// How long one frame may spend rendering texts and scaling previews it
+    /// has not drawn before, beyond the first it makes; `nil` (the default)
+    /// for no limit, every frame drawn whole. What is left waits for the
+    /// next frames: a text is left out and a preview is drawn in its mean
+    /// colour until made. A window that draws every frame sets
+    /// it: a screen of titles and previews never seen (a launch, a layout
+    /// switch) costs 20 to 40 ms to make, which would make one frame that
+    /// late; spread over a few frames, every one stays on time and the
+    /// photos, which need none of it, are drawn as soon as they arrive.
+    package var makingBudget: Duration?
+    /// The ``makingBudget`` of frames drawn one per display refresh (the
+    /// window's, the paced benchmarks'): a quarter of a 60 Hz frame.
+    package static let pacedMakingBudget: Duration = .milliseconds(4)
+    /// What the current frame has spent making texts and scaled previews, and how many it made.
+    private var makingSpent: Duration = .zero
+    private var madeThisFrame = 0
+    /// Texts and scaled previews the current frame left for later (its budget spent).
+    package private(set) var postponedThisFrame = 0
     private var fonts: [Int: OpaquePointer] = [:]
     private let fontPath: String?
     private var frame: UInt64 = 0
@@ -133,7 +153,30 @@ package final class SDLCanvas: GalleryCanvas {
     }
 
     /// Marks the start of a frame (for least-recently-used eviction).
-    package func beginFrame() { frame += 1 }
+    package func beginFrame() {
+        frame += 1
+        makingSpent = .zero
+        madeThisFrame = 0
+        postponedThisFrame = 0
+    }
+
+    /// Whether this frame may make another text or scaled preview: always
+    /// its first, then while ``makingBudget`` is not spent. Counts a refusal.
+    private func mayMake() -> Bool {
+        guard let budget = makingBudget, madeThisFrame > 0, makingSpent >= budget else { return true }
+        postponedThisFrame += 1
+        return false
+    }
+
+    /// Runs `make`, counting its time against this frame's ``makingBudget``.
+    private func making<Made>(_ make: () -> Made) -> Made {
+        let clock = ContinuousClock(), start = clock.now
+        defer {
+            makingSpent += clock.now - start
+            madeThisFrame += 1
+        }
+        return make()
+    }
 
     package var pixelSize: CGSize {
         var width: Int32 = 0, height: Int32 = 0
@@ -218,11 +261,16 @@ package final class SDLCanvas: GalleryCanvas {
         // The preview scaled once to whole pixels and copied at its own size; while its size changes (a
         // pinch), the small one stretched.
         let width32 = Int32(min(width.rounded(), 8192)), height32 = Int32(min(height.rounded(), 8192))
+        let postponed = postponedThisFrame
         if let scaled = scaledPreview(of: id, width: width32, height: height32) {
             // Opaque (a ThumbHash without alpha): the plain copy.
             SDL_SetTextureBlendMode(scaled.texture, scaled.isOpaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
             var target = SDL_FRect(x: Float(grown.minX.rounded()), y: Float(grown.minY.rounded()), w: Float(width32), h: Float(height32))
             SDL_RenderCopyF(renderer, scaled.texture, nil, &target)
+        } else if postponedThisFrame > postponed, let entry = previews[id] {
+            // Its scaling waits for a later frame (this one's budget is spent): its colour meanwhile, since
+            // stretching the small one would cost this frame as much as the scaling.
+            fill(rect, entry.meanColor)
         } else {
             var target = Self.frect(grown)
             SDL_RenderCopyF(renderer, small, nil, &target)
@@ -394,10 +442,29 @@ package final class SDLCanvas: GalleryCanvas {
         var texture: OpaquePointer
         var image: PixelImage
         var isOpaque: Bool
+        /// Its pixels' mean colour: drawn while its scaled texture waits for a frame with budget left.
+        var meanColor: RGBA
         var lastUse: UInt64
         var scaled: (texture: OpaquePointer, width: Int32, height: Int32)?
         /// The size the last frame asked for.
         var askedWidth: Int32 = 0, askedHeight: Int32 = 0
+    }
+
+    /// The mean of `image`'s pixels (opaque). O(pixels): for previews, a few hundred.
+    static func meanColor(of image: PixelImage) -> RGBA {
+        var sums = (r: 0, g: 0, b: 0), count = 0
+        image.pixels.withUnsafeBytes { bytes in
+            for row in 0..<image.height {
+                var offset = row * image.bytesPerRow
+                for _ in 0..<image.width {
+                    sums.r += Int(bytes[offset]); sums.g += Int(bytes[offset + 1]); sums.b += Int(bytes[offset + 2])
+                    offset += 4
+                }
+            }
+            count = image.width * image.height
+        }
+        guard count > 0 else { return RGBA(0, 0, 0) }
+        return RGBA(UInt8(sums.r / count), UInt8(sums.g / count), UInt8(sums.b / count))
     }
 
     /// Photo `id`'s preview texture, sampled smoothly when scaled (the
@@ -411,7 +478,8 @@ package final class SDLCanvas: GalleryCanvas {
         if let stale = previews.removeValue(forKey: id) { release(stale) }
         guard let texture = upload(image, format: pk_sdl_pixelformat_rgba32(), reusing: false) else { return nil }
         SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear)
-        previews[id] = PreviewTextures(texture: texture, image: image, isOpaque: Self.isOpaque(image), lastUse: frame)
+        previews[id] = PreviewTextures(texture: texture, image: image, isOpaque: Self.isOpaque(image),
+                                       meanColor: Self.meanColor(of: image), lastUse: frame)
         if previews.count > Self.textureLimit,
            let oldest = previews.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             previews[oldest.key] = nil
@@ -431,7 +499,7 @@ package final class SDLCanvas: GalleryCanvas {
         let askedBefore = entry.scaled == nil || entry.askedWidth == width && entry.askedHeight == height
         entry.askedWidth = width
         entry.askedHeight = height
-        guard askedBefore else {
+        guard askedBefore, mayMake() else {
             previews[id] = entry
             return nil
         }
@@ -440,7 +508,7 @@ package final class SDLCanvas: GalleryCanvas {
             scaledPreviewCount -= 1
             scaledPreviewBytes -= Int(stale.width) * Int(stale.height) * 4
         }
-        entry.scaled = scaled(entry.image, isOpaque: entry.isOpaque, width: width, height: height).map { ($0, width, height) }
+        entry.scaled = making { scaled(entry.image, isOpaque: entry.isOpaque, width: width, height: height) }.map { ($0, width, height) }
         if entry.scaled != nil {
             scaledPreviewCount += 1
             scaledPreviewBytes += Int(width) * Int(height) * 4
@@ -632,11 +700,17 @@ package final class SDLCanvas: GalleryCanvas {
             texts[key]?.lastUse = frame
             return (cached.texture, cached.width, cached.height)
         }
-        guard let surface = render() else { return nil }
-        defer { SDL_FreeSurface(surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+        guard mayMake() else { return nil }
+        let made = making { () -> (OpaquePointer, Int32, Int32)? in
+            guard let surface = render() else { return nil }
+            defer { SDL_FreeSurface(surface) }
+            guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+            return (texture, surface.pointee.w, surface.pointee.h)
+        }
+        guard let (texture, width, height) = made else { return nil }
+        textRenderings += 1
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        let entry = (texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: frame)
+        let entry = (texture: texture, width: width, height: height, lastUse: frame)
         texts[key] = entry
         if let evicted = Self.evictOldest(&texts, beyond: Self.textLimit, { ($0.texture, $0.lastUse) }) { SDL_DestroyTexture(evicted) }
         return (entry.texture, entry.width, entry.height)

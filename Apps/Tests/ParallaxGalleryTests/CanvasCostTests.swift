@@ -123,6 +123,49 @@ struct CanvasCostTests {
         #expect(canvas.scaledPreviewCount == 48)
     }
 
+    /// With a making budget, a frame makes its first new text or scaled
+    /// preview and then only what the budget leaves time for; the rest is
+    /// made by the frames after, each text and preview once. A preview
+    /// waiting for its scaling shows its mean colour meanwhile. A budget of
+    /// zero makes exactly one a frame, whatever the machine's speed.
+    @Test func aFrameMakesWhatItsBudgetAllowsAndLeavesTheRestToTheNext() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 640, height: 400))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        canvas.makingBudget = .zero
+        let previews = (0..<3).map { PixelImage(width: 32, height: 24, filledWith: (UInt8(40 + $0 * 60), 120, 200, 255)) }
+        let tiles = (0..<3).map { (ImageID("photo-\($0).jpg"), CGRect(x: 10 + CGFloat($0) * 160, y: 10, width: 151, height: 171)) }
+        let titles = (0..<5).map { "IMG_\(1000 + $0).jpg" }
+        var made: [Int] = [], waiting: [Int] = []
+        for _ in 0..<10 {
+            canvas.beginFrame()
+            canvas.clear(RGBA(0, 0, 0))
+            for (index, (id, rect)) in tiles.enumerated() { canvas.drawPreview(previews[index], of: id, in: rect) }
+            for (index, title) in titles.enumerated() {
+                canvas.drawText(title, at: CGPoint(x: 10, y: 200 + CGFloat(index) * 20), size: 14, color: RGBA(255, 255, 255), outlined: true)
+            }
+            made.append(canvas.previewScalings + canvas.textRenderings)
+            waiting.append(canvas.postponedThisFrame)
+            if made.count == 1 {
+                // The first frame scaled the first preview only: the others show their colour.
+                let frame = try #require(canvas.readPixels())
+                let second = try #require(frame.pixel(x: 250, y: 90))
+                #expect((second.r, second.g, second.b) == (100, 120, 200))
+            }
+        }
+        #expect(made == [1, 2, 3, 4, 5, 6, 7, 8, 8, 8])
+        #expect(waiting == [7, 6, 5, 4, 3, 2, 1, 0, 0, 0])
+        #expect(canvas.previewScalings == 3 && canvas.textRenderings == 5)
+
+        // Without a budget (the default), one frame makes everything.
+        let whole = try HeadlessRenderer(size: CGSize(width: 640, height: 400))
+        defer { whole.close() }
+        whole.canvas.beginFrame()
+        for (index, (id, rect)) in tiles.enumerated() { whole.canvas.drawPreview(previews[index], of: id, in: rect) }
+        for title in titles { whole.canvas.drawText(title, at: CGPoint(x: 10, y: 200), size: 14, color: RGBA(255, 255, 255), outlined: true) }
+        #expect(whole.canvas.previewScalings == 3 && whole.canvas.textRenderings == 5 && whole.canvas.postponedThisFrame == 0)
+    }
+
     /// A photo with transparent pixels keeps its placeholder under it once
     /// faded in; an opaque one covers it, and the frame draws no
     /// placeholder there at all.
