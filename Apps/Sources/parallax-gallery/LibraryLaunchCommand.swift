@@ -15,10 +15,14 @@ struct LibraryLaunch: AsyncParsableCommand {
     @Option(help: "Give up this many seconds after the launch.")
     var timeLimit: Double = 120
 
+    @Option(help: ArgumentHelp("When the launching script started this process, in seconds since boot (CLOCK_BOOTTIME): times are measured from it, to the microsecond, instead of from the kernel's record of the process start, which is to 10 ms.", valueName: "seconds"))
+    var launchedAt: Double?
+
     @MainActor
     func run() async throws {
         let library = try await source.library(indexed: true)
-        let figures = try await LibraryLaunchBenchmark.run(library: library, diskCache: source.diskCache(), timeLimit: timeLimit)
+        let figures = try await LibraryLaunchBenchmark.run(library: library, diskCache: source.diskCache(), timeLimit: timeLimit,
+                                                         launchedAt: launchedAt)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(figures), as: UTF8.self))
