@@ -4,14 +4,15 @@
 SWIFT ?= swift
 # The apps (gallery, demo) are a package of their own beside the library.
 APPS := --package-path Apps
-# System packages the build and tests need: the codecs (JPEG, PNG, WebP,
-# HEIF, AVIF), SDL for the gallery, SQLite for its library index, Xvfb for
-# its window tests, and for the decoder's conformance corpus curl, Pillow
-# (the reference decoder for JPEG and PNG), libjpeg-turbo's cjpeg/jpegtran
-# and the codecs' own tools (cwebp/dwebp, heif-enc/heif-convert,
-# avifenc/avifdec), which make the WebP, HEIF and AVIF battery and decode
-# its references; libvips-tools for the thumbnail benchmark's comparison.
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libavif-dev pkg-config \
+# System packages the build and tests need: the codecs (JPEG, PNG with
+# libdeflate for whole images, WebP, HEIF, AVIF), SDL for the gallery,
+# SQLite for its library index, Xvfb for its window tests, and for the
+# decoder's conformance corpus curl, Pillow (the reference decoder for JPEG
+# and PNG), libjpeg-turbo's cjpeg/jpegtran and the codecs' own tools
+# (cwebp/dwebp, heif-enc/heif-convert, avifenc/avifdec), which make the
+# WebP, HEIF and AVIF battery and decode its references; libvips-tools for
+# the thumbnail benchmark's comparison.
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libdeflate-dev libwebp-dev libheif-dev libavif-dev pkg-config \
 	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind
 

@@ -37,13 +37,15 @@ let package = Package(
     targets: [
         .target(name: "ParallaxCore"),
         .target(name: "ParallaxLayout", dependencies: ["ParallaxCore"]),
-        // The codecs from the system (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev,
+        // The codecs from the system (Debian: libjpeg62-turbo-dev, libpng-dev, libdeflate-dev, libwebp-dev,
         // libheif-dev, libavif-dev). This target is built on Linux only (ParallaxImages depends
         // on it there alone), so nothing here reaches an Apple platform.
         .target(
             name: "CParallaxCodecs",
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png"),
+                // Whole PNG images inflated at once (parallax_png_whole.c).
+                .linkedLibrary("deflate", .when(platforms: [.linux, .android, .openbsd])),
                 .linkedLibrary("webp", .when(platforms: [.linux, .android, .openbsd])),
                 .linkedLibrary("webpdemux", .when(platforms: [.linux, .android, .openbsd])),
                 // libheif and libavif are loaded when the first HEIF or AVIF photo is met

@@ -148,7 +148,7 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
 }
 
 // Premultiplies straight RGBA8 in place, rounding to nearest.
-static void pk_premultiply(uint8_t *p, int count) {
+void pk_png_premultiply(uint8_t *p, int count) {
     for (int x = 0; x < count; x++, p += 4) {
         unsigned a = p[3];
         if (a == 255) continue;
@@ -159,6 +159,18 @@ static void pk_premultiply(uint8_t *p, int count) {
 }
 
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
+                             size_t *peak_memory, char *message, size_t message_capacity) {
+    if (!data || size == 0 || !sink) return PK_ERROR_ARGUMENT;
+    // Photos and screenshots (8-bit RGB or RGBA, not interlaced), when `max_memory` holds their whole image:
+    // one inflate of it all, several times faster (parallax_png_whole.c). Anything else, and any flaw, libpng's.
+    if (pk_png_whole_decode_rows(data, size, max_memory, sink, context, peak_memory) == PK_OK) {
+        if (message && message_capacity > 0) message[0] = 0;
+        return PK_OK;
+    }
+    return pk_png_stream_rows(data, size, max_memory, sink, context, peak_memory, message, message_capacity);
+}
+
+pk_status pk_png_stream_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity) {
     if (!data || size == 0 || !sink) return PK_ERROR_ARGUMENT;
     if (message && message_capacity > 0) message[0] = 0;
@@ -202,7 +214,7 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
     if (!interlaced) {
         for (int y = 0; y < height && !stopped; y++) {
             png_read_row(png, row, NULL);
-            pk_premultiply(row, width);
+            pk_png_premultiply(row, width);
             stopped = sink(context, y, 0, 1, width, row);
         }
     } else {
@@ -216,7 +228,7 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
             if (columns == 0 || rows == 0) continue;
             for (int r = 0; r < rows && !stopped; r++) {
                 png_read_row(png, row, NULL);
-                pk_premultiply(row, columns);
+                pk_png_premultiply(row, columns);
                 stopped = sink(context, ystart[pass] + r * yinc[pass], xstart[pass], xinc[pass], columns, row);
             }
         }

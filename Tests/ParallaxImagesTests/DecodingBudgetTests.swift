@@ -90,11 +90,18 @@ struct DecodingBudgetTests {
         let png = TestImages.png(width: 1_600, height: 1_200, rgba: [UInt8](repeating: 128, count: 1_600 * 1_200 * 4))
         let jpeg = TestImages.jpeg(width: 1_600, height: 1_200) { x, y in (UInt8(x % 256), UInt8(y % 256), 40) }
         let size = try ThumbnailSize(width: 160, height: 120)
-        for data in [png, jpeg] {
-            let decoded = try CodecImageDecoder().thumbnail(from: data, size: size)
+        // A PNG is inflated whole when its image fits the decode's limit (and 32 MiB): row by row below that.
+        var rowByRow = DecodingOptions()
+        rowByRow.maximumDecodeBytes = 4 << 20
+        for (data, options) in [(png, rowByRow), (jpeg, DecodingOptions())] {
+            let decoded = try CodecImageDecoder(options: options).thumbnail(from: data, size: size)
             #expect(decoded.workingBytes > 160 * 120 * 4)
             #expect(decoded.workingBytes < 1_600 * 1_200 * 4 / 4, "\(decoded.workingBytes) bytes")
         }
+        let whole = try CodecImageDecoder().thumbnail(from: png, size: size)
+        let streamed = try CodecImageDecoder(options: rowByRow).thumbnail(from: png, size: size)
+        #expect(whole.workingBytes > 1_600 * 1_200 * 4 && whole.workingBytes < 1_600 * 1_200 * 4 * 5 / 4)
+        #expect(whole.image == streamed.image)
     }
 
     @Test func aDecodeOverItsBudgetFailsBeforeAllocatingAndSaysHowMuch() throws {

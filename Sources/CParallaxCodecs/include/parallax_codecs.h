@@ -146,8 +146,32 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
 /// goes through a counter: past `max_memory` bytes the decode fails with
 /// PK_ERROR_NO_MEMORY. `peak_memory` (may be NULL) receives the most bytes
 /// they held at once.
+///
+/// An 8-bit RGB or RGBA file, not interlaced, without tRNS or a palette
+/// (photos, screenshots), whose ``pk_png_whole_image_bytes`` fit in
+/// `max_memory`, is decoded by one inflate of its whole image data with
+/// libdeflate instead (the same pixels, several times faster); libpng takes
+/// every other file, and any such file with a flaw.
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity);
+
+/// ``pk_png_decode_rows`` through libpng's rows alone, whatever the file.
+pk_status pk_png_stream_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
+                             size_t *peak_memory, char *message, size_t message_capacity);
+
+/// The bytes ``pk_png_decode_rows`` needs to decode the file by one inflate
+/// of its whole image data (the image's filtered rows, about 3 or 4 bytes a
+/// pixel, and a few rows more), or 0 for a file it leaves to libpng's rows.
+/// Reads the chunks' headers and checks their CRCs: O(file size).
+size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size);
+
+/// ``pk_png_decode_rows``'s whole-image path alone: PK_ERROR_UNSUPPORTED,
+/// before any row is handed over, for a file it leaves to libpng.
+pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink,
+                                   void *context, size_t *peak_memory);
+
+/// Premultiplies `count` straight RGBA8 pixels in place, rounding to nearest.
+void pk_png_premultiply(uint8_t *pixels, int count);
 
 /// What a WebP's header says (VP8, VP8L or VP8X).
 typedef struct {

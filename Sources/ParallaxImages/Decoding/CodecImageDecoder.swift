@@ -210,8 +210,15 @@ public struct CodecImageDecoder: ImageDecoding {
 
         // Memory: libpng's rows (at up to 8 bytes a pixel for 16-bit RGBA, with the previous row kept for
         // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
-        // allocations are counted and capped for real at what the resampler leaves of the budget.
-        let codecBytes = Self.sum(width * 24, 256 << 10)
+        // allocations are counted and capped for real at what the resampler leaves of the budget. A photo or
+        // screenshot (8-bit RGB or RGBA) is rather inflated whole, several times faster, when its image
+        // (3 or 4 bytes a pixel) is within ``pngWholeImageLimit`` and the decode's own limit.
+        let streamingBytes = Self.sum(width * 24, 256 << 10)
+        let wholeBytes = Int(clamping: pk_png_whole_image_bytes(bytes.baseAddress, bytes.count))
+        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
+        let inflatesWhole = wholeBytes > 0 && wholeBytes <= Self.pngWholeImageLimit
+            && Self.sum(wholeBytes, resamplerBytes) <= options.maximumDecodeBytes
+        let codecBytes = inflatesWhole ? max(wholeBytes, streamingBytes) : streamingBytes
         let (resampled, needed, _) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink, sink, nil,
@@ -221,6 +228,12 @@ public struct CodecImageDecoder: ImageDecoding {
         return finish(resampled, orientation: orientation, sourceWidth: width, sourceHeight: height,
                       decodedPixelCount: width * height, workingBytes: needed)
     }
+
+    /// The most memory a PNG's whole image may take to be inflated at once
+    /// (8 megapixels of RGBA, 11 of RGB: screenshots and most PNG photos); a
+    /// larger one, or one over the decode's own limit, is decoded row by
+    /// row, in memory that depends on the thumbnail, not on the picture.
+    static let pngWholeImageLimit = 32 << 20
 
     // MARK: Shared
 

@@ -1,0 +1,259 @@
+// A PNG's rows from one inflate of its whole image data.
+//
+// libpng inflates a PNG's image data through zlib, a few kilobytes at a
+// time, and for a photo-sized PNG that inflate is half the decode. libdeflate
+// inflates a whole zlib stream at once three to five times faster, given the
+// whole output buffer: a PNG's size is exactly known from its header (one
+// filter byte and the row's bytes, per row; PNG specification, 7.2). This
+// path takes the files photos and screenshots come as, 8-bit RGB or RGBA,
+// not interlaced, without tRNS or a palette: it finds the IDAT chunks,
+// inflates them in one call into that buffer, undoes each row's filter
+// (specification, 9) in place, and hands the rows over as libpng's path
+// would, RGBA and premultiplied, pixel for pixel the same.
+//
+// Nothing here decides an error. Every check is made before the first row
+// is handed over: the chunks' layout and lengths, the CRC of IHDR and of
+// every IDAT (libpng's default for critical chunks), the zlib stream's
+// header, Adler-32 and exact size, and every row's filter type. A file that
+// fails any of them, or is of another kind, gets PK_ERROR_UNSUPPORTED and
+// is decoded by libpng, which says what is wrong with it (or, for a benign
+// flaw such as extra data after the image, decodes it anyway). One flaw
+// goes the other way: a zlib header claiming a smaller window than its data
+// uses, which zlib refuses and libdeflate (always keeping 32 KB) decodes.
+
+#include "parallax_codecs.h"
+
+#include <libdeflate.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// libpng's own default limit on each side (png_set_user_limits in parallax_png.c).
+enum { PK_PNG_WHOLE_MAX_SIDE = 1000000 };
+// What libdeflate's decompressor takes besides the buffers (about 10 KB in libdeflate 1.14), rounded up.
+enum { PK_PNG_WHOLE_STATE_BYTES = 64 << 10 };
+
+typedef struct {
+    uint32_t width, height;
+    int channels;                   // 3 (RGB) or 4 (RGBA)
+    size_t row_bytes;               // the filter byte and the row's samples
+    size_t raw_bytes;               // row_bytes × height
+    const uint8_t *first_idat;      // the first IDAT's data
+    size_t idat_bytes;              // every IDAT's data, in all
+    int idat_count;
+} pk_png_whole_layout;
+
+static uint32_t pk_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+// The chunk at `offset`: its data length and where its data starts. 0 when
+// the file has no whole chunk there (its length, type, data and CRC).
+static int pk_png_chunk(const uint8_t *data, size_t size, size_t offset, uint32_t *length, const uint8_t **type) {
+    if (offset > size || size - offset < 12) return 0;
+    uint32_t claimed = pk_be32(data + offset);
+    if (claimed > 0x7FFFFFFFu || size - offset - 12 < claimed) return 0;   // the specification's limit, and the file's end
+    for (int i = 4; i < 8; i++) {                                          // letters only, as libpng insists
+        uint8_t letter = data[offset + i] & 0xDF;
+        if (letter < 'A' || letter > 'Z') return 0;
+    }
+    *length = claimed;
+    *type = data + offset + 4;
+    return 1;
+}
+
+static int pk_png_crc_matches(const uint8_t *data, size_t offset, uint32_t length) {
+    uint32_t stored = pk_be32(data + offset + 8 + length);
+    return libdeflate_crc32(0, data + offset + 4, (size_t)length + 4) == stored;
+}
+
+// Reads the layout of a file this path takes; 0 for any other file.
+static int pk_png_whole_scan(const uint8_t *data, size_t size, pk_png_whole_layout *layout) {
+    static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+    if (!data || size < 8 || memcmp(data, signature, 8) != 0) return 0;
+    size_t offset = 8;
+    uint32_t length;
+    const uint8_t *type;
+    if (!pk_png_chunk(data, size, offset, &length, &type) || memcmp(type, "IHDR", 4) != 0 || length != 13 ||
+        !pk_png_crc_matches(data, offset, length)) return 0;
+    const uint8_t *header = type + 4;
+    uint32_t width = pk_be32(header), height = pk_be32(header + 4);
+    int depth = header[8], color = header[9];
+    if (width == 0 || height == 0 || width > PK_PNG_WHOLE_MAX_SIDE || height > PK_PNG_WHOLE_MAX_SIDE) return 0;
+    if (depth != 8 || (color != 2 && color != 6) || header[10] != 0 || header[11] != 0 || header[12] != 0) return 0;
+    memset(layout, 0, sizeof(*layout));
+    layout->width = width;
+    layout->height = height;
+    layout->channels = color == 6 ? 4 : 3;
+    layout->row_bytes = 1 + (size_t)width * (size_t)layout->channels;     // at most 4,000,001
+    if ((size_t)height > SIZE_MAX / layout->row_bytes) return 0;
+    layout->raw_bytes = layout->row_bytes * height;
+    offset += 12 + length;
+
+    // Up to the IDATs: ancillary chunks are skipped (as libpng skips them here, its CRC flaws only warned
+    // of); a critical one (PLTE, or one this path does not know) and tRNS are libpng's.
+    while (1) {
+        if (!pk_png_chunk(data, size, offset, &length, &type)) return 0;
+        if (memcmp(type, "IDAT", 4) == 0) break;
+        if (!(type[0] & 0x20) || memcmp(type, "tRNS", 4) == 0) return 0;
+        offset += 12 + length;
+    }
+    // The IDATs, one after another (libpng reads no further once the image is complete).
+    layout->first_idat = type + 4;
+    while (pk_png_chunk(data, size, offset, &length, &type) && memcmp(type, "IDAT", 4) == 0) {
+        if (!pk_png_crc_matches(data, offset, length)) return 0;
+        if (layout->idat_bytes > SIZE_MAX - length) return 0;
+        layout->idat_bytes += length;
+        layout->idat_count++;
+        offset += 12 + length;
+    }
+    return layout->idat_bytes > 0;
+}
+
+// The memory a decode of `layout` takes: the image's bytes, the gathered IDATs, the RGBA row, the zeros
+// above the first row and libdeflate's state. 0 if that overflows.
+static size_t pk_png_whole_bytes(const pk_png_whole_layout *layout) {
+    size_t bytes = layout->raw_bytes;
+    size_t extras[] = { layout->idat_count > 1 ? layout->idat_bytes : 0, (size_t)layout->width * 4, layout->row_bytes,
+                        PK_PNG_WHOLE_STATE_BYTES };
+    for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++) {
+        if (bytes > SIZE_MAX - extras[i]) return 0;
+        bytes += extras[i];
+    }
+    return bytes;
+}
+
+size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size) {
+    pk_png_whole_layout layout;
+    return pk_png_whole_scan(data, size, &layout) ? pk_png_whole_bytes(&layout) : 0;
+}
+
+// The Paeth predictor (specification, 9.4), as libpng computes it: the
+// nearest of a (left), b (above) and c (above left) to a + b - c, ties to
+// a, then b; two conditional moves, no branch to mispredict.
+static inline int pk_paeth(int a, int b, int c) {
+    int p = b - c, q = a - c;
+    int pa = abs(p), pb = abs(q), pc = abs(p + q);
+    int predictor = a;
+    if (pb < pa) { pa = pb; predictor = b; }
+    if (pc < pa) predictor = c;
+    return predictor;
+}
+
+// Paeth rows of 3- and 4-byte pixels: the left pixel and the one above it
+// are kept in variables of their own, not read back from the row just
+// written, so each byte's dependency chain is the predictor alone (a
+// store's round trip through memory would add more than the arithmetic).
+#define PK_PAETH_STEP(k) do { \
+        int b##k = previous[i + k]; \
+        a##k = row[i + k] = (uint8_t)(row[i + k] + pk_paeth(a##k, b##k, c##k)); \
+        c##k = b##k; \
+    } while (0)
+
+static void pk_png_paeth3(uint8_t *row, const uint8_t *previous, size_t count) {
+    int a0 = 0, a1 = 0, a2 = 0, c0 = 0, c1 = 0, c2 = 0;
+    for (size_t i = 0; i + 3 <= count; i += 3) {
+        PK_PAETH_STEP(0); PK_PAETH_STEP(1); PK_PAETH_STEP(2);
+    }
+}
+
+static void pk_png_paeth4(uint8_t *row, const uint8_t *previous, size_t count) {
+    int a0 = 0, a1 = 0, a2 = 0, a3 = 0, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    for (size_t i = 0; i + 4 <= count; i += 4) {
+        PK_PAETH_STEP(0); PK_PAETH_STEP(1); PK_PAETH_STEP(2); PK_PAETH_STEP(3);
+    }
+}
+
+// Undoes `row`'s filter in place against `previous` (the row above, unfiltered; zeros for the first), for
+// `bpp` (3 or 4) bytes a pixel; `count` is a multiple of it. Filter types were checked before.
+static void pk_png_unfilter(int filter, uint8_t *row, const uint8_t *previous, size_t count, int bpp) {
+    size_t i;
+    switch (filter) {
+    case 1:
+        for (i = (size_t)bpp; i < count; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        break;
+    case 2:
+        for (i = 0; i < count; i++) row[i] = (uint8_t)(row[i] + previous[i]);
+        break;
+    case 3:
+        for (i = 0; i < (size_t)bpp; i++) row[i] = (uint8_t)(row[i] + (previous[i] >> 1));
+        for (; i < count; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + previous[i]) >> 1));
+        break;
+    case 4:
+        if (bpp == 4) pk_png_paeth4(row, previous, count);
+        else pk_png_paeth3(row, previous, count);
+        break;
+    default:
+        break;
+    }
+}
+
+pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink,
+                                   void *context, size_t *peak_memory) {
+    pk_png_whole_layout layout;
+    if (!sink || !pk_png_whole_scan(data, size, &layout)) return PK_ERROR_UNSUPPORTED;
+    size_t needed = pk_png_whole_bytes(&layout);
+    if (needed == 0 || needed > max_memory) return PK_ERROR_UNSUPPORTED;
+
+    // The image data in one piece: in place when it is one IDAT, else gathered.
+    uint8_t *gathered = NULL;
+    const uint8_t *compressed = layout.first_idat;
+    if (layout.idat_count > 1) {
+        gathered = malloc(layout.idat_bytes);
+        if (!gathered) return PK_ERROR_UNSUPPORTED;
+        size_t offset = (size_t)(layout.first_idat - data) - 8, filled = 0;
+        uint32_t length;
+        const uint8_t *type;
+        for (int i = 0; i < layout.idat_count && pk_png_chunk(data, size, offset, &length, &type); i++) {
+            memcpy(gathered + filled, type + 4, length);
+            filled += length;
+            offset += 12 + length;
+        }
+        compressed = gathered;
+    }
+    uint8_t *raw = malloc(layout.raw_bytes);
+    uint8_t *rgba = malloc((size_t)layout.width * 4);
+    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+    pk_status status = PK_ERROR_UNSUPPORTED;
+    // Exactly the image's bytes, no fewer (a NULL actual size asks for that), Adler-32 checked.
+    if (raw && rgba && inflater &&
+        libdeflate_zlib_decompress(inflater, compressed, layout.idat_bytes, raw, layout.raw_bytes, NULL) == LIBDEFLATE_SUCCESS) {
+        int valid = 1;
+        for (uint32_t y = 0; y < layout.height && valid; y++) valid = raw[(size_t)y * layout.row_bytes] <= 4;
+        if (valid) {
+            size_t samples = layout.row_bytes - 1;
+            const uint8_t *previous = NULL;
+            // The first row's "row above" is zeros: the filters' formulas with b = c = 0.
+            uint8_t *zeros = calloc(1, samples);
+            if (zeros) {
+                previous = zeros;
+                status = PK_OK;
+                for (uint32_t y = 0; y < layout.height; y++) {
+                    uint8_t *row = raw + (size_t)y * layout.row_bytes;
+                    pk_png_unfilter(row[0], row + 1, previous, samples, layout.channels);
+                    if (layout.channels == 4) {
+                        memcpy(rgba, row + 1, samples);
+                        pk_png_premultiply(rgba, (int)layout.width);
+                    } else {
+                        const uint8_t *rgb = row + 1;
+                        for (uint32_t x = 0; x < layout.width; x++) {
+                            rgba[4 * x] = rgb[3 * x];
+                            rgba[4 * x + 1] = rgb[3 * x + 1];
+                            rgba[4 * x + 2] = rgb[3 * x + 2];
+                            rgba[4 * x + 3] = 0xFF;
+                        }
+                    }
+                    previous = row + 1;
+                    if (sink(context, (int)y, 0, 1, (int)layout.width, rgba)) break;
+                }
+                free(zeros);
+            }
+        }
+    }
+    if (status == PK_OK && peak_memory) *peak_memory = needed;
+    if (inflater) libdeflate_free_decompressor(inflater);
+    free(rgba);
+    free(raw);
+    free(gathered);
+    return status;
+}

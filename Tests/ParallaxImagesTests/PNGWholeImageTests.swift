@@ -1,0 +1,228 @@
+#if canImport(CParallaxCodecs)
+import CParallaxCodecs
+import Foundation
+import ParallaxCore
+import Testing
+@testable import ParallaxImages
+
+/// The whole-image PNG path (one libdeflate inflate, rows unfiltered here)
+/// against libpng's rows of the same files: the same pixels, byte for byte,
+/// for every filter type and chunk layout, and every flawed or other file
+/// left to libpng before a row is handed over.
+@Suite("PNG, whole image inflated at once")
+struct PNGWholeImageTests {
+    /// Rows a decode handed over, as one RGBA buffer.
+    final class Rows {
+        var pixels: [UInt8]
+        var handedOver = 0
+        let width: Int
+        init(width: Int, height: Int) {
+            self.width = width
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        }
+    }
+
+    static let sink: pk_row_sink = { context, y, _, _, count, rgba in
+        guard let context, let rgba else { return 1 }
+        let rows = Unmanaged<Rows>.fromOpaque(context).takeUnretainedValue()
+        for index in 0..<(Int(count) * 4) { rows.pixels[Int(y) * rows.width * 4 + index] = rgba[index] }
+        rows.handedOver += 1
+        return 0
+    }
+
+    enum Path { case whole, libpng }
+
+    /// The rows `path` hands over for `data`, or its status.
+    static func decode(_ data: [UInt8], width: Int, height: Int, by path: Path,
+                       maxMemory: Int = 1 << 30) -> (status: pk_status, rows: Rows) {
+        let rows = Rows(width: width, height: height)
+        var message = [CChar](repeating: 0, count: 200)
+        let context = Unmanaged.passUnretained(rows).toOpaque()
+        let status = data.withUnsafeBufferPointer { bytes in
+            switch path {
+            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, sink, context, nil)
+            case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, sink, context, nil, &message, message.count)
+            }
+        }
+        return (status, rows)
+    }
+
+    // MARK: A PNG writer with chosen filters
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return bigEndian(UInt32(body.count)) + typed + bigEndian(TestImages.crc32(typed))
+    }
+
+    /// The PNG filters' predictors (specification, 9.2), the oracle the
+    /// writer filters rows with.
+    static func predictor(_ filter: Int, a: Int, b: Int, c: Int) -> Int {
+        switch filter {
+        case 1: return a
+        case 2: return b
+        case 3: return (a + b) / 2
+        case 4:
+            let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+            return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+        default: return 0
+        }
+    }
+
+    /// `pixels` (`channels` bytes each, straight) filtered row by row with
+    /// `filters`, in a zlib stream of stored blocks of at most `blockSize`
+    /// bytes, split into IDATs of at most `idatSize` bytes, with `before`
+    /// (chunks) between IHDR and the first IDAT.
+    static func png(width: Int, height: Int, channels: Int, pixels: [UInt8], filters: [Int], blockSize: Int = 65_535,
+                    idatSize: Int = 1 << 30, before: [[UInt8]] = [], claimedHeight: Int? = nil) -> [UInt8] {
+        var raw: [UInt8] = []
+        let stride = width * channels
+        for y in 0..<height {
+            raw.append(UInt8(filters[y]))
+            for i in 0..<stride {
+                let a = i >= channels ? Int(pixels[y * stride + i - channels]) : 0
+                let b = y > 0 ? Int(pixels[(y - 1) * stride + i]) : 0
+                let c = y > 0 && i >= channels ? Int(pixels[(y - 1) * stride + i - channels]) : 0
+                raw.append(UInt8(truncatingIfNeeded: Int(pixels[y * stride + i]) - predictor(filters[y], a: a, b: b, c: c)))
+            }
+        }
+        // zlib: header, stored blocks, Adler-32.
+        var zlib: [UInt8] = [0x78, 0x01]
+        var start = 0
+        repeat {
+            let count = min(blockSize, raw.count - start)
+            let isLast = start + count == raw.count
+            zlib += [isLast ? 1 : 0, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8 & 0xFF)]
+            zlib += raw[start..<start + count]
+            start += count
+        } while start < raw.count
+        var s1: UInt32 = 1, s2: UInt32 = 0
+        for byte in raw { s1 = (s1 + UInt32(byte)) % 65_521; s2 = (s2 + s1) % 65_521 }
+        zlib += bigEndian(s2 << 16 | s1)
+
+        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        file += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(claimedHeight ?? height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0])
+        for extra in before { file += extra }
+        var offset = 0
+        while offset < zlib.count {
+            let count = min(idatSize, zlib.count - offset)
+            file += chunk("IDAT", Array(zlib[offset..<offset + count]))
+            offset += count
+        }
+        return file + chunk("IEND", [])
+    }
+
+    // MARK: Tests
+
+    /// Random images, RGB and RGBA (premultiplied as libpng's path does),
+    /// every filter type on random rows, zlib blocks and IDATs cut anywhere,
+    /// ancillary chunks before the data: the same rows from both paths.
+    @Test func everyFilterAndLayoutGivesLibpngsPixels() throws {
+        var random = SplitMix64(seed: 2_026)
+        for round in 0..<150 {
+            let width = Int.random(in: 1...41, using: &random), height = Int.random(in: 1...13, using: &random)
+            let channels = Bool.random(using: &random) ? 4 : 3
+            let pixels = (0..<width * height * channels).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let filters = (0..<height).map { _ in Int.random(in: 0...4, using: &random) }
+            let before = round % 3 == 0 ? [Self.chunk("tEXt", Array("Comment\u{0}round \(round)".utf8)), Self.chunk("gAMA", Self.bigEndian(45_455))] : []
+            let file = Self.png(width: width, height: height, channels: channels, pixels: pixels, filters: filters,
+                           blockSize: Int.random(in: 1...300, using: &random), idatSize: Int.random(in: 1...200, using: &random),
+                           before: before)
+            let whole = Self.decode(file, width: width, height: height, by: .whole)
+            let libpng = Self.decode(file, width: width, height: height, by: .libpng)
+            #expect(whole.status == PK_OK && libpng.status == PK_OK, "round \(round)")
+            #expect(whole.rows.pixels == libpng.rows.pixels, "round \(round): \(width)×\(height), \(channels) channels")
+            #expect(whole.rows.handedOver == height)
+        }
+    }
+
+    /// PNGs libpng itself wrote (its adaptive filters, real compression).
+    @Test func libpngsOwnFilesGiveTheSamePixels() throws {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            let width = Int.random(in: 1...300, using: &random), height = Int.random(in: 1...200, using: &random)
+            // Smooth gradients with noise, as photos are: every filter gets chosen somewhere.
+            let rgba = (0..<width * height).flatMap { index -> [UInt8] in
+                let x = index % width, y = index / width
+                return [UInt8((x * 255) / max(width, 1)), UInt8((y * 255) / max(height, 1)),
+                        UInt8.random(in: 0...40, using: &random), UInt8.random(in: 200...255, using: &random)]
+            }
+            let file = [UInt8](TestImages.png(width: width, height: height, rgba: rgba))
+            let whole = Self.decode(file, width: width, height: height, by: .whole)
+            let libpng = Self.decode(file, width: width, height: height, by: .libpng)
+            #expect(whole.status == PK_OK && libpng.status == PK_OK)
+            #expect(whole.rows.pixels == libpng.rows.pixels, "\(width)×\(height)")
+        }
+    }
+
+    /// The real photos' PNGs: the same pixels, and the whole path taken.
+    @Test func realPNGPhotosGiveTheSamePixels() throws {
+        guard let photos = RealPhotos.manifest(), !photos.isEmpty else {
+            Issue.record("no photos in \(RealPhotos.directory.path): run scripts/fetch-photos.sh (make test does)")
+            return
+        }
+        let pngs = photos.filter { $0.format == "png" }.sorted { $0.width * $0.height < $1.width * $1.height }.prefix(2)
+        #expect(!pngs.isEmpty)
+        for photo in pngs {
+            let file = [UInt8](try Data(contentsOf: RealPhotos.directory.appendingPathComponent(photo.file)))
+            let whole = Self.decode(file, width: photo.width, height: photo.height, by: .whole)
+            let libpng = Self.decode(file, width: photo.width, height: photo.height, by: .libpng)
+            #expect(whole.status == PK_OK && libpng.status == PK_OK, "\(photo.file)")
+            #expect(whole.rows.pixels == libpng.rows.pixels, "\(photo.file)")
+        }
+    }
+
+    /// Whatever is wrong with a file, or not for this path, it is left to
+    /// libpng before any row is handed over; `pk_png_decode_rows` then gives
+    /// libpng's answer.
+    @Test func flawedAndOtherFilesAreLeftToLibpngBeforeAnyRow() {
+        let width = 9, height = 5
+        var random = SplitMix64(seed: 11)
+        let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let good = Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 1, 2, 3, 4], idatSize: 40)
+        var badFilter = Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 1, 2, 3, 4])
+        guard let idat = Self.firstIndex(of: "IDAT", in: good), let crcStart = Self.firstIndex(of: "IDAT", in: badFilter) else {
+            Issue.record("the writer wrote no IDAT")
+            return
+        }
+        var cases: [(String, [UInt8])] = []
+        var badCRC = good; badCRC[idat + 8] ^= 0x01
+        cases.append(("a damaged IDAT (its CRC no longer matches)", badCRC))
+        // The first row's filter byte: after the chunk's type, the zlib header and the stored block's header.
+        badFilter[crcStart + 4 + 2 + 5] = 5
+        let length = Int(UInt32(badFilter[crcStart - 4]) << 24 | UInt32(badFilter[crcStart - 3]) << 16
+                         | UInt32(badFilter[crcStart - 2]) << 8 | UInt32(badFilter[crcStart - 1]))
+        let crc = Self.bigEndian(TestImages.crc32(badFilter[crcStart..<crcStart + 4 + length]))
+        badFilter.replaceSubrange(crcStart + 4 + length..<crcStart + 8 + length, with: crc)
+        cases.append(("a row with filter type 5", badFilter))
+        cases.append(("a file cut inside its image data", Array(good[..<(idat + 20)])))
+        cases.append(("a tRNS chunk", Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 0, 0, 0, 0],
+                                          before: [Self.chunk("tRNS", [0, 1, 0, 2, 0, 3])])))
+        cases.append(("a PLTE chunk", Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 0, 0, 0, 0],
+                                          before: [Self.chunk("PLTE", [1, 2, 3])])))
+        cases.append(("too little image data", Self.png(width: width, height: height - 1, channels: 3, pixels: pixels,
+                                                    filters: [0, 0, 0, 0], claimedHeight: height)))
+        cases.append(("too much image data", Self.png(width: width, height: height, channels: 3, pixels: pixels,
+                                                  filters: [0, 0, 0, 0, 0], claimedHeight: height - 1)))
+        for (name, file) in cases {
+            let whole = Self.decode(file, width: width, height: height, by: .whole)
+            #expect(whole.status == PK_ERROR_UNSUPPORTED, "\(name)")
+            #expect(whole.rows.handedOver == 0, "\(name)")
+        }
+        // Within the memory given only.
+        let needed = good.withUnsafeBufferPointer { pk_png_whole_image_bytes($0.baseAddress, $0.count) }
+        #expect(needed >= width * height * 3 + height)
+        #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed - 1).status == PK_ERROR_UNSUPPORTED)
+        #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed).status == PK_OK)
+    }
+
+    static func firstIndex(of type: String, in file: [UInt8]) -> Int? {
+        let pattern = Array(type.utf8)
+        guard file.count >= 4 else { return nil }
+        return (8...(file.count - 4)).first { Array(file[$0..<$0 + 4]) == pattern }
+    }
+}
+#endif
