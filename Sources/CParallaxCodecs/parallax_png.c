@@ -163,7 +163,7 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
     if (!data || size == 0 || !sink) return PK_ERROR_ARGUMENT;
     // Photos and screenshots (8-bit RGB or RGBA, not interlaced), when `max_memory` holds their whole image:
     // one inflate of it all, several times faster (parallax_png_whole.c). Anything else, and any flaw, libpng's.
-    if (pk_png_whole_decode_rows(data, size, max_memory, sink, context, peak_memory) == PK_OK) {
+    if (pk_png_whole_decode_rows(data, size, max_memory, PK_PNG_WHOLE_SHARED_LIMIT, sink, context, peak_memory) == PK_OK) {
         if (message && message_capacity > 0) message[0] = 0;
         return PK_OK;
     }

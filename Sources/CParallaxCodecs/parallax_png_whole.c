@@ -24,14 +24,43 @@
 #include "parallax_codecs.h"
 
 #include <libdeflate.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 // libpng's own default limit on each side (png_set_user_limits in parallax_png.c).
 enum { PK_PNG_WHOLE_MAX_SIDE = 1000000 };
 // What libdeflate's decompressor takes besides the buffers (about 10 KB in libdeflate 1.14), rounded up.
 enum { PK_PNG_WHOLE_STATE_BYTES = 64 << 10 };
+
+// The bytes whole-image decodes hold together, at most the limit each is given (PK_PNG_WHOLE_SHARED_LIMIT
+// through pk_png_decode_rows): a decode that would pass it is left to libpng's rows (the same pixels, in a few hundred kilobytes) instead of waiting, so
+// decodes on every core at once add at most that much to the process, whatever their number.
+static _Atomic size_t pk_png_whole_in_use = 0;
+
+static int pk_png_whole_claim(size_t bytes, size_t limit) {
+    size_t used = atomic_load(&pk_png_whole_in_use);
+    do {
+        if (used > limit || bytes > limit - used) return 0;
+    } while (!atomic_compare_exchange_weak(&pk_png_whole_in_use, &used, used + bytes));
+    return 1;
+}
+
+static void pk_png_whole_release(size_t bytes) { atomic_fetch_sub(&pk_png_whole_in_use, bytes); }
+
+// The image's buffers are mapped from the kernel and unmapped after: given back at once, never kept in
+// malloc's free lists (glibc serves blocks below its mmap threshold, which rises to the size of each
+// mapped block it frees, from arenas that keep them).
+static void *pk_png_map(size_t bytes) {
+    void *block = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return block == MAP_FAILED ? NULL : block;
+}
+
+static void pk_png_unmap(void *block, size_t bytes) {
+    if (block) munmap(block, bytes);
+}
 
 typedef struct {
     uint32_t width, height;
@@ -188,19 +217,18 @@ static void pk_png_unfilter(int filter, uint8_t *row, const uint8_t *previous, s
     }
 }
 
-pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink,
-                                   void *context, size_t *peak_memory) {
+pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, size_t shared_limit,
+                                   pk_row_sink sink, void *context, size_t *peak_memory) {
     pk_png_whole_layout layout;
     if (!sink || !pk_png_whole_scan(data, size, &layout)) return PK_ERROR_UNSUPPORTED;
     size_t needed = pk_png_whole_bytes(&layout);
-    if (needed == 0 || needed > max_memory) return PK_ERROR_UNSUPPORTED;
+    if (needed == 0 || needed > max_memory || !pk_png_whole_claim(needed, shared_limit)) return PK_ERROR_UNSUPPORTED;
 
     // The image data in one piece: in place when it is one IDAT, else gathered.
-    uint8_t *gathered = NULL;
+    size_t gathered_bytes = layout.idat_count > 1 ? layout.idat_bytes : 0;
+    uint8_t *gathered = gathered_bytes ? pk_png_map(gathered_bytes) : NULL;
     const uint8_t *compressed = layout.first_idat;
-    if (layout.idat_count > 1) {
-        gathered = malloc(layout.idat_bytes);
-        if (!gathered) return PK_ERROR_UNSUPPORTED;
+    if (gathered) {
         size_t offset = (size_t)(layout.first_idat - data) - 8, filled = 0;
         uint32_t length;
         const uint8_t *type;
@@ -211,12 +239,12 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
         }
         compressed = gathered;
     }
-    uint8_t *raw = malloc(layout.raw_bytes);
+    uint8_t *raw = pk_png_map(layout.raw_bytes);
     uint8_t *rgba = malloc((size_t)layout.width * 4);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     pk_status status = PK_ERROR_UNSUPPORTED;
     // Exactly the image's bytes, no fewer (a NULL actual size asks for that), Adler-32 checked.
-    if (raw && rgba && inflater &&
+    if ((gathered || !gathered_bytes) && raw && rgba && inflater &&
         libdeflate_zlib_decompress(inflater, compressed, layout.idat_bytes, raw, layout.raw_bytes, NULL) == LIBDEFLATE_SUCCESS) {
         int valid = 1;
         for (uint32_t y = 0; y < layout.height && valid; y++) valid = raw[(size_t)y * layout.row_bytes] <= 4;
@@ -253,7 +281,8 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
     if (status == PK_OK && peak_memory) *peak_memory = needed;
     if (inflater) libdeflate_free_decompressor(inflater);
     free(rgba);
-    free(raw);
-    free(gathered);
+    pk_png_unmap(raw, layout.raw_bytes);
+    pk_png_unmap(gathered, gathered_bytes);
+    pk_png_whole_release(needed);
     return status;
 }

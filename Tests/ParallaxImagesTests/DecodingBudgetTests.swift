@@ -90,7 +90,7 @@ struct DecodingBudgetTests {
         let png = TestImages.png(width: 1_600, height: 1_200, rgba: [UInt8](repeating: 128, count: 1_600 * 1_200 * 4))
         let jpeg = TestImages.jpeg(width: 1_600, height: 1_200) { x, y in (UInt8(x % 256), UInt8(y % 256), 40) }
         let size = try ThumbnailSize(width: 160, height: 120)
-        // A PNG is inflated whole when its image fits the decode's limit (and 32 MiB): row by row below that.
+        // A PNG is inflated whole when its image fits the decode's limit (and 24 MiB): row by row below that.
         var rowByRow = DecodingOptions()
         rowByRow.maximumDecodeBytes = 4 << 20
         for (data, options) in [(png, rowByRow), (jpeg, DecodingOptions())] {

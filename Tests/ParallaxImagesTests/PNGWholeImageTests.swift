@@ -40,7 +40,7 @@ struct PNGWholeImageTests {
         let context = Unmanaged.passUnretained(rows).toOpaque()
         let status = data.withUnsafeBufferPointer { bytes in
             switch path {
-            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, sink, context, nil)
+            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, .max, sink, context, nil)
             case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, sink, context, nil, &message, message.count)
             }
         }
@@ -217,6 +217,45 @@ struct PNGWholeImageTests {
         #expect(needed >= width * height * 3 + height)
         #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed - 1).status == PK_ERROR_UNSUPPORTED)
         #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed).status == PK_OK)
+    }
+
+    /// Whole-image decodes hold at most the limit they are given together:
+    /// an image asked for while another is being handed over, with a limit
+    /// below the two, is left to libpng's rows whatever else runs; with room
+    /// for both, it is inflated whole. `pk_png_decode_rows` gives
+    /// PK_PNG_WHOLE_SHARED_LIMIT.
+    @Test func wholeImagesTogetherStayWithinTheSharedLimit() throws {
+        let width = 640, height = 480
+        let file = [UInt8](TestImages.png(width: width, height: height, rgba: [UInt8](repeating: 0, count: width * height * 4)))
+        let needed = file.withUnsafeBufferPointer { pk_png_whole_image_bytes($0.baseAddress, $0.count) }
+        #expect(needed > width * height * 4)
+
+        final class Nested: @unchecked Sendable {
+            var file: [UInt8] = []
+            var limit = 0
+            var status: pk_status?
+        }
+        let asksAgain: pk_row_sink = { context, y, _, _, _, _ in
+            guard y == 0, let context else { return 0 }
+            let nested = Unmanaged<Nested>.fromOpaque(context).takeUnretainedValue()
+            let ignore: pk_row_sink = { _, _, _, _, _, _ in 0 }
+            nested.status = nested.file.withUnsafeBufferPointer {
+                pk_png_whole_decode_rows($0.baseAddress, $0.count, 1 << 30, nested.limit, ignore, nil, nil)
+            }
+            return 1
+        }
+        for (limit, expected) in [(2 * needed - 1, PK_ERROR_UNSUPPORTED), (Int.max, PK_OK)] {
+            let nested = Nested()
+            nested.file = file
+            nested.limit = limit
+            let outer = file.withUnsafeBufferPointer {
+                pk_png_whole_decode_rows($0.baseAddress, $0.count, 1 << 30, .max, asksAgain,
+                                         Unmanaged.passUnretained(nested).toOpaque(), nil)
+            }
+            #expect(outer == PK_OK)
+            #expect(nested.status == expected, "a limit of \(limit) bytes for two of \(needed)")
+        }
+        #expect(PK_PNG_WHOLE_SHARED_LIMIT >= 24 << 20)
     }
 
     static func firstIndex(of type: String, in file: [UInt8]) -> Int? {

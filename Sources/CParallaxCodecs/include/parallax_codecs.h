@@ -165,10 +165,16 @@ pk_status pk_png_stream_rows(const uint8_t *data, size_t size, size_t max_memory
 /// Reads the chunks' headers and checks their CRCs: O(file size).
 size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size);
 
-/// ``pk_png_decode_rows``'s whole-image path alone: PK_ERROR_UNSUPPORTED,
-/// before any row is handed over, for a file it leaves to libpng.
-pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink,
-                                   void *context, size_t *peak_memory);
+/// The most bytes whole-image PNG decodes hold together in the process: one
+/// that would pass it is decoded by libpng's rows instead.
+#define PK_PNG_WHOLE_SHARED_LIMIT ((size_t)24 << 20)
+
+/// ``pk_png_decode_rows``'s whole-image path alone, with whole-image decodes
+/// holding at most `shared_limit` bytes together (this one included):
+/// PK_ERROR_UNSUPPORTED, before any row is handed over, for a file it leaves
+/// to libpng, and when the others hold too much of the limit.
+pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, size_t shared_limit,
+                                   pk_row_sink sink, void *context, size_t *peak_memory);
 
 /// Premultiplies `count` straight RGBA8 pixels in place, rounding to nearest.
 void pk_png_premultiply(uint8_t *pixels, int count);

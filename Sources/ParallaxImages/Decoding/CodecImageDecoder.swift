@@ -230,10 +230,12 @@ public struct CodecImageDecoder: ImageDecoding {
     }
 
     /// The most memory a PNG's whole image may take to be inflated at once
-    /// (8 megapixels of RGBA, 11 of RGB: screenshots and most PNG photos); a
-    /// larger one, or one over the decode's own limit, is decoded row by
-    /// row, in memory that depends on the thumbnail, not on the picture.
-    static let pngWholeImageLimit = 32 << 20
+    /// (6 megapixels of RGBA, 8 of RGB: screenshots and most PNG photos); a
+    /// larger one, one over the decode's own limit, and one while other
+    /// decodes hold the rest of `PK_PNG_WHOLE_SHARED_LIMIT` (as much again)
+    /// is decoded row by row, in memory that depends on the thumbnail, not
+    /// on the picture.
+    static let pngWholeImageLimit = 24 << 20
 
     // MARK: Shared
 
