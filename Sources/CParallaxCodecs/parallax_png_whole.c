@@ -53,8 +53,15 @@ static void pk_png_whole_release(size_t bytes) { atomic_fetch_sub(&pk_png_whole_
 // The image's buffers are mapped from the kernel and unmapped after: given back at once, never kept in
 // malloc's free lists (glibc serves blocks below its mmap threshold, which rises to the size of each
 // mapped block it frees, from arenas that keep them).
+// Populated at once: one call fills the pages in, where touching them one by one would fault 4,500 times
+// for a 6-megapixel image (about a tenth of the decode's time).
 static void *pk_png_map(size_t bytes) {
-    void *block = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#ifdef MAP_POPULATE
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE;
+#else
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#endif
+    void *block = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
     return block == MAP_FAILED ? NULL : block;
 }
 
