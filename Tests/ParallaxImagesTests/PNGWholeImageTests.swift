@@ -255,7 +255,7 @@ struct PNGWholeImageTests {
             #expect(outer == PK_OK)
             #expect(nested.status == expected, "a limit of \(limit) bytes for two of \(needed)")
         }
-        #expect(PK_PNG_WHOLE_SHARED_LIMIT >= 24 << 20)
+        #expect(PK_PNG_WHOLE_SHARED_LIMIT >= 16 << 20)
     }
 
     static func firstIndex(of type: String, in file: [UInt8]) -> Int? {

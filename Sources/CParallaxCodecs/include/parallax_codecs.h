@@ -167,7 +167,7 @@ size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size);
 
 /// The most bytes whole-image PNG decodes hold together in the process: one
 /// that would pass it is decoded by libpng's rows instead.
-#define PK_PNG_WHOLE_SHARED_LIMIT ((size_t)24 << 20)
+#define PK_PNG_WHOLE_SHARED_LIMIT ((size_t)16 << 20)
 
 /// ``pk_png_decode_rows``'s whole-image path alone, with whole-image decodes
 /// holding at most `shared_limit` bytes together (this one included):

@@ -217,7 +217,7 @@ public struct CodecImageDecoder: ImageDecoding {
         let wholeBytes = Int(clamping: pk_png_whole_image_bytes(bytes.baseAddress, bytes.count))
         let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
         let inflatesWhole = wholeBytes > 0 && wholeBytes <= Self.pngWholeImageLimit
-            && Self.sum(wholeBytes, resamplerBytes) <= options.maximumDecodeBytes
+            && Self.sum(wholeBytes, resamplerBytes) <= options.maximumDecodeBytes && !Self.isPrefetching
         let codecBytes = inflatesWhole ? max(wholeBytes, streamingBytes) : streamingBytes
         let (resampled, needed, _) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
@@ -229,13 +229,25 @@ public struct CodecImageDecoder: ImageDecoding {
                       decodedPixelCount: width * height, workingBytes: needed)
     }
 
+    /// Whether this thread decodes ahead of need: the loader's background
+    /// lane runs at utility quality of service (`BlockingWorkQueue`). Its
+    /// PNGs are decoded row by row: the memory of a whole image is spent
+    /// where someone waits for the picture, not on prefetching.
+    static var isPrefetching: Bool {
+        let service = Thread.current.qualityOfService
+        return service == .utility || service == .background
+    }
+
     /// The most memory a PNG's whole image may take to be inflated at once
-    /// (6 megapixels of RGBA, 8 of RGB: screenshots and most PNG photos); a
-    /// larger one, one over the decode's own limit, and one while other
+    /// (4 megapixels of RGBA, 5 of RGB: a phone's or a laptop's screenshot,
+    /// a small PNG photo); a larger one, one over the decode's own limit,
+    /// one decoded ahead of need (``isPrefetching``) and one while other
     /// decodes hold the rest of `PK_PNG_WHOLE_SHARED_LIMIT` (as much again)
     /// is decoded row by row, in memory that depends on the thumbnail, not
-    /// on the picture.
-    static let pngWholeImageLimit = 24 << 20
+    /// on the picture. More would be faster for large PNG photos, but a
+    /// memory session's peak (`parallax-gallery memory`) rose by 20-25 MiB
+    /// at 24 MiB, past its goal; at 16 MiB it is within the run-to-run noise.
+    static let pngWholeImageLimit = 16 << 20
 
     // MARK: Shared
 
