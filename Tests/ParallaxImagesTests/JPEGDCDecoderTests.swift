@@ -11,30 +11,13 @@ import Testing
 /// that changes how DC coefficients are coded.
 @Suite("Progressive JPEG, DC coefficients only")
 struct JPEGDCDecoderTests {
-    /// Rows a decode handed over, as one RGBA buffer.
-    final class Rows {
-        var pixels: [UInt8]
-        let width: Int
-        init(width: Int, height: Int) {
-            self.width = width
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
-        }
-    }
-
-    static let sink: pk_row_sink = { context, y, _, _, count, rgba in
-        guard let context, let rgba else { return 1 }
-        let rows = Unmanaged<Rows>.fromOpaque(context).takeUnretainedValue()
-        for index in 0..<(Int(count) * 4) { rows.pixels[Int(y) * rows.width * 4 + index] = rgba[index] }
-        return 0
-    }
-
     /// The DC decode's rows, or its status when it gives up.
     static func dcDecode(_ data: Data, missingBits: Int = 1) -> Result<[UInt8], ImageDecodingError> {
         let (width, height) = scaledSize(data)
-        let rows = Rows(width: width, height: height)
+        let rows = CollectedRows(width: width, height: height)
         let status = data.withUnsafeBytes { raw in
             pk_jpeg_decode_dc_rows(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Int32(missingBits), 1_000,
-                                   Int32(width), Int32(height), sink, Unmanaged.passUnretained(rows).toOpaque(), nil)
+                                   Int32(width), Int32(height), CollectedRows.sink, rows.context, nil)
         }
         return status == PK_OK ? .success(rows.pixels) : .failure(.unsupportedVariant("status \(status.rawValue)"))
     }
@@ -42,12 +25,12 @@ struct JPEGDCDecoderTests {
     /// libjpeg's rows at 1/8 scale, stopping after the same scans.
     static func libjpegDecode(_ data: Data, missingBits: Int = 1) -> [UInt8]? {
         let (width, height) = scaledSize(data)
-        let rows = Rows(width: width, height: height)
+        let rows = CollectedRows(width: width, height: height)
         var message = [CChar](repeating: 0, count: 200)
         var damaged: Int32 = 0
         let status = data.withUnsafeBytes { raw in
             pk_jpeg_decode_rows(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, 8, Int32(missingBits), 1_000,
-                                Int32(width), Int32(height), 0, 1 << 30, sink, Unmanaged.passUnretained(rows).toOpaque(),
+                                Int32(width), Int32(height), 0, 1 << 30, CollectedRows.sink, rows.context,
                                 nil, &damaged, &message, message.count)
         }
         return status == PK_OK && damaged == 0 ? rows.pixels : nil

@@ -11,37 +11,18 @@ import Testing
 /// left to libpng before a row is handed over.
 @Suite("PNG, whole image inflated at once")
 struct PNGWholeImageTests {
-    /// Rows a decode handed over, as one RGBA buffer.
-    final class Rows {
-        var pixels: [UInt8]
-        var handedOver = 0
-        let width: Int
-        init(width: Int, height: Int) {
-            self.width = width
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
-        }
-    }
-
-    static let sink: pk_row_sink = { context, y, _, _, count, rgba in
-        guard let context, let rgba else { return 1 }
-        let rows = Unmanaged<Rows>.fromOpaque(context).takeUnretainedValue()
-        for index in 0..<(Int(count) * 4) { rows.pixels[Int(y) * rows.width * 4 + index] = rgba[index] }
-        rows.handedOver += 1
-        return 0
-    }
-
     enum Path { case whole, libpng }
 
     /// The rows `path` hands over for `data`, or its status.
     static func decode(_ data: [UInt8], width: Int, height: Int, by path: Path,
-                       maxMemory: Int = 1 << 30) -> (status: pk_status, rows: Rows) {
-        let rows = Rows(width: width, height: height)
+                       maxMemory: Int = 1 << 30) -> (status: pk_status, rows: CollectedRows) {
+        let rows = CollectedRows(width: width, height: height)
         var message = [CChar](repeating: 0, count: 200)
-        let context = Unmanaged.passUnretained(rows).toOpaque()
+        let context = rows.context
         let status = data.withUnsafeBufferPointer { bytes in
             switch path {
-            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, .max, sink, context, nil)
-            case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, sink, context, nil, &message, message.count)
+            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, .max, CollectedRows.sink, context, nil)
+            case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil, &message, message.count)
             }
         }
         return (status, rows)
