@@ -35,9 +35,9 @@ enum { PK_PNG_WHOLE_MAX_SIDE = 1000000 };
 // What libdeflate's decompressor takes besides the buffers (about 10 KB in libdeflate 1.14), rounded up.
 enum { PK_PNG_WHOLE_STATE_BYTES = 64 << 10 };
 
-// The bytes whole-image decodes hold together, at most the limit each is given (PK_PNG_WHOLE_SHARED_LIMIT
-// through pk_png_decode_rows): a decode that would pass it is left to libpng's rows (the same pixels, in a few hundred kilobytes) instead of waiting, so
-// decodes on every core at once add at most that much to the process, whatever their number.
+// The bytes whole-image decodes hold together: at most the limit each is given (PK_PNG_WHOLE_SHARED_LIMIT
+// through pk_png_decode_rows). A decode that would pass it takes libpng's rows (the same pixels, in a few
+// hundred kilobytes) instead of waiting, so decodes on every core at once add at most that much.
 static _Atomic size_t pk_png_whole_in_use = 0;
 
 static int pk_png_whole_claim(size_t bytes, size_t limit) {
@@ -51,10 +51,9 @@ static int pk_png_whole_claim(size_t bytes, size_t limit) {
 static void pk_png_whole_release(size_t bytes) { atomic_fetch_sub(&pk_png_whole_in_use, bytes); }
 
 // The image's buffers are mapped from the kernel and unmapped after: given back at once, never kept in
-// malloc's free lists (glibc serves blocks below its mmap threshold, which rises to the size of each
-// mapped block it frees, from arenas that keep them).
-// Populated at once: one call fills the pages in, where touching them one by one would fault 4,500 times
-// for a 6-megapixel image (about a tenth of the decode's time).
+// malloc's free lists (glibc serves blocks below its mmap threshold, which rises to the size of each mapped
+// block it frees, from arenas that keep them). They are populated in one call: touched page by page, a
+// 6-megapixel image's would fault 4,500 times (about a tenth of the decode's time).
 static void *pk_png_map(size_t bytes) {
 #ifdef MAP_POPULATE
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE;
