@@ -29,9 +29,10 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 /// The file is long because it is the one owner of SDL's textures: photos,
 /// the detail view's pictures, previews (small and scaled) and text share
 /// one upload path and one pool of spare textures, each kind with its own
-/// budget so that none evicts another's, and each draw call decides its
-/// blend mode from what it uploaded. Split by kind, each part would need
-/// the others' private state.
+/// budget so that none evicts another's, each draw call decides its blend
+/// mode from what it uploaded, and one frame's time for making new texts
+/// and scaled previews (``makingBudget``) is shared by both kinds. Split by
+/// kind, each part would need the others' private state.
 @MainActor
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
