@@ -84,8 +84,9 @@ extension GalleryModel {
         // Dates that moved photos are shown by ``applyDates(now:)`` at its own pace, not here.
         if removedAny { listingProgress.filedUnshown = true }
         if isDue, listingProgress.filedUnshown {
-            if let now { listingProgress.lastShown = now }
-            showFiled()
+            // Removals are shown at once: a photo deleted since the index listed it is never drawn again.
+            let shown = now == nil || removedAny ? showFiled() : rearrangeInBackground()
+            if shown, let now { listingProgress.lastShown = now }
         }
         if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
     }
@@ -155,14 +156,16 @@ extension GalleryModel {
     }
 
     /// Shows the photos filed and the dates and removals since the last
-    /// arrangement, the photo at the top kept in place. O(photos).
-    private func showFiled() {
+    /// arrangement, the photo at the top kept in place, at once. O(photos).
+    @discardableResult
+    private func showFiled() -> Bool {
         let wasEmpty = arrangement.order.isEmpty
         let anchor = topAnchor
         arrange()
         shapeTracker.noteLaidOut()
         relayout(keepingPlace: !wasEmpty, anchor: anchor)
         needsRearrange = false
+        return true
     }
 
     /// How often photos found while a listing streams in are shown: often

@@ -44,6 +44,7 @@ extension GalleryModel {
     /// Sorts and groups the timeline by the settings: ``arrangement``,
     /// ``positions`` and ``photos`` follow. Does not relayout.
     func arrange() {
+        arrangingInFlight = nil                           // superseded: this one covers what it would have
         arrangement = timeline.arrange(sort: settings.sort, grouping: settings.grouping)
         positions = arrangement.positions(count: timeline.count)
         listingProgress.filedUnshown = false
@@ -75,9 +76,60 @@ extension GalleryModel {
         }
         guard needsRearrange, frames.isResting else { return }
         if let now, let last = lastRearrange, now - last < Self.listingInterval { return }
-        if let now { lastRearrange = now }
+        guard let now else {
+            needsRearrange = false
+            rearrange()
+            return
+        }
+        if rearrangeInBackground() { lastRearrange = now }
+    }
+
+    /// ``rearrange()`` for photos and dates streaming in while frames are
+    /// drawn: a timeline of more than ``backgroundArrangementMinimum``
+    /// photos is arranged on a background task (``ArrangementInFlight``),
+    /// the frames going on with the arrangement shown until a later one
+    /// takes the new one in (``takeArrangement()``); a smaller one at once.
+    /// An arrangement at 100,000 photos took 26-46 ms: two or three frames
+    /// missed each time, a few times a second, while a library streamed in.
+    /// - Returns: Whether it arranged or started to; not while an
+    ///   arrangement is being made (the photos filed and dated since are
+    ///   placed by the next one), mid-switch or mid-pinch.
+    @discardableResult
+    func rearrangeInBackground() -> Bool {
+        guard frames.isResting, arrangingInFlight == nil else { return false }
         needsRearrange = false
-        rearrange()
+        guard timeline.count > backgroundArrangementMinimum else { return rearrange() }
+        arrangingInFlight = ArrangementInFlight(timeline.arrangementJob(sort: settings.sort, grouping: settings.grouping))
+        listingProgress.filedUnshown = false
+        return true
+    }
+
+    /// Whether an arrangement is being made beside the frames.
+    package var isArranging: Bool { arrangingInFlight != nil }
+
+    /// Returns once the arrangement being made, if any, is made; the next
+    /// frame shows it (tests).
+    package func arrangementMade() async {
+        await arrangingInFlight?.finished()
+    }
+
+    /// Shows the arrangement made beside the frames once it is made, the
+    /// photo at the top kept in place; not mid-switch or mid-pinch (it
+    /// waits for a frame at rest). O(k) for the k photos filed since it
+    /// began, and the layout's sections.
+    func takeArrangement() {
+        guard let inFlight = arrangingInFlight, frames.isResting, let made = inFlight.take() else { return }
+        arrangingInFlight = nil
+        let wasEmpty = arrangement.order.isEmpty
+        let anchor = topAnchor
+        timeline.adopt(made.arrangement, sortedBy: inFlight.sort, groupedBy: inFlight.grouping)
+        arrangement = made.arrangement
+        positions = made.positions
+        if positions.count < timeline.count {             // photos filed since: not shown yet
+            positions.append(contentsOf: repeatElement(-1, count: timeline.count - positions.count))
+        }
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: !wasEmpty, anchor: anchor)
     }
 
     /// Shows the photos in `sort` order, the photo at the top kept in place.

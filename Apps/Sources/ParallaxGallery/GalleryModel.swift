@@ -68,6 +68,13 @@ package final class GalleryModel {
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
     package internal(set) var arrangement = PhotoTimeline.Arrangement(order: [], sections: [])
+    /// The next arrangement, being made beside the frames (``rearrangeInBackground()``).
+    var arrangingInFlight: ArrangementInFlight?
+    /// Timelines of more photos than this are arranged beside the frames while a listing or its dates
+    /// stream in (``rearrangeInBackground()``); smaller ones at once, within the frame.
+    package var backgroundArrangementMinimum = defaultBackgroundArrangementMinimum
+    /// 2,048 photos: arranged in well under a millisecond.
+    package nonisolated static let defaultBackgroundArrangementMinimum = 2048
     /// The position of each photo number (the inverse of the arrangement).
     var positions: [Int32] = []
     var frames = FrameSource()
@@ -293,6 +300,7 @@ package final class GalleryModel {
         lastUpdate = now
         if elapsed > 0 { scroll.advance(by: CGFloat(min(elapsed, 0.25))) }
         pictures.stampArrivals(at: arrivalTime)
+        takeArrangement()
         applyListing(now: now)
         startBackgroundReads()
         shapeTracker.takeArrivals(shown: shownPhotos)

@@ -80,7 +80,8 @@ package enum LibraryLaunchBenchmark {
             // as a person who looked at their newest photos before closing: the top photo stays in place
             // while dates arrive, so this launch may have ended mid-library (on trees of hard links, whose
             // file times say nothing), while the next launch opens at the top.
-            if figures.firstScreen != nil, figures.everythingKnown != nil, !model.needsRearrange, model.unsharpCellCount == 0 {
+            if figures.firstScreen != nil, figures.everythingKnown != nil, !model.needsRearrange, !model.isArranging,
+               model.unsharpCellCount == 0 {
                 if model.scroll.position <= 0 { break }
                 model.jump(to: 0)
             }

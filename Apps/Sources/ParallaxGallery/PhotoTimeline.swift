@@ -214,44 +214,8 @@ package struct PhotoTimeline: Sendable {
         return times[photo]
     }
 
-    /// Whether photo `a` comes before photo `b` in `sort` order (within a
-    /// folder, for ``PhotoGrouping/folder``): a strict total order, the
-    /// path, then the photo number (an ID listed twice), breaking ties.
-    private func precedes(_ sort: PhotoSort, grouping: PhotoGrouping, folderRanks: [Int32]) -> (Int32, Int32) -> Bool {
-        let times = self.times, ids = self.ids, folders = self.folders, prefixes = self.pathPrefixes
-        // Paths in UTF-8 byte order: their first 8 bytes as integers first, the strings only past those.
-        let byPath = { (a: Int32, b: Int32) -> Bool in
-            let pa = prefixes[Int(a)], pb = prefixes[Int(b)]
-            if pa != pb { return pa < pb }
-            let order = Self.comparePaths(ids[Int(a)].rawValue, ids[Int(b)].rawValue)
-            return order != 0 ? order < 0 : a < b
-        }
-        let within: (Int32, Int32) -> Bool
-        switch sort {
-        case .newestFirst, .oldestFirst:
-            let newestFirst = sort == .newestFirst
-            // Photos of the same time (a burst, or files copied in the same second) by path, A to Z, as the
-            // library index lists them (`ORDER BY … DESC, id ASC`): every launch shows them in the same
-            // order, whatever order a walk or an index found them in.
-            // Photos of unknown time go last whichever way time runs.
-            within = { a, b in
-                let ta = times[Int(a)], tb = times[Int(b)]
-                if ta == tb { return byPath(a, b) }
-                if ta == Self.unknownTime { return false }
-                if tb == Self.unknownTime { return true }
-                return newestFirst ? ta > tb : ta < tb
-            }
-        case .name:
-            within = byPath
-        }
-        guard grouping == .folder else { return within }
-        return { a, b in
-            let fa = folderRanks[Int(folders[Int(a)])], fb = folderRanks[Int(folders[Int(b)])]
-            return fa != fb ? fa < fb : within(a, b)
-        }
-    }
-
-    /// The photos in `sort` order, grouped by `grouping`.
+    /// The photos in `sort` order, grouped by `grouping`, made at once: the
+    /// job (``arrangementJob(sort:grouping:)``), made here and adopted.
     ///
     /// Complexity: O(n log n) for n photos the first time and after the
     /// order asked for changes; after that O(n + k log k) for k photos
@@ -259,30 +223,41 @@ package struct PhotoTimeline: Sendable {
     /// merged back), so a walk of 100,000 photos or a stream of dates
     /// arriving costs a merge, not a sort, each time.
     package mutating func arrange(sort: PhotoSort, grouping: PhotoGrouping) -> Arrangement {
-        // Folders by path: a rank per folder number.
-        var folderRanks: [Int32] = []
-        if grouping == .folder {
-            numberFolders()
-            let ranked = folderNames.indices.sorted { folderNames[$0].utf8.lexicographicallyPrecedes(folderNames[$1].utf8) }
-            folderRanks = [Int32](repeating: 0, count: folderNames.count)
-            for (rank, folder) in ranked.enumerated() { folderRanks[folder] = Int32(rank) }
-        }
-        let comesFirst = precedes(sort, grouping: grouping, folderRanks: folderRanks)
-        var order: [Int32]
+        let job = arrangementJob(sort: sort, grouping: grouping)
+        let arrangement = job.make()
+        adopt(arrangement, sortedBy: sort, groupedBy: grouping)
+        return arrangement
+    }
+
+    /// What the next arrangement is made from, to be made on any thread
+    /// (``ArrangementJob/make()``) while this timeline goes on taking photos
+    /// and dates. O(k) for the k photos moved since the last arrangement
+    /// (the arrays are shared, copied only when next written).
+    ///
+    /// The photos moved so far are the job's to place: until its
+    /// arrangement is adopted (``adopt(_:sortedBy:groupedBy:)``) the timeline keeps no last
+    /// arrangement, so one made meanwhile (or after the job is dropped)
+    /// sorts everything again, and nothing is lost.
+    package mutating func arrangementJob(sort: PhotoSort, grouping: PhotoGrouping) -> ArrangementJob {
+        if grouping == .folder { numberFolders() }
+        var previous: (order: [Int32], moved: [Int32])?
         if let last, last.sort == sort, last.grouping == grouping, moved.count * 4 < ids.count {
-            let isMoved = self.isMoved, removed = self.removed
-            let kept = last.order.filter { !isMoved[Int($0)] }
-            let placed = moved.filter { !removed[Int($0)] }.sorted(by: comesFirst)
-            order = Self.merge(kept, placed, by: comesFirst)
-        } else {
-            let removed = self.removed
-            order = removedCount == 0 ? Array(0..<Int32(ids.count)) : (0..<Int32(ids.count)).filter { !removed[Int($0)] }
-            order.sort(by: comesFirst)
+            previous = (last.order, moved)
         }
+        let job = ArrangementJob(sort: sort, grouping: grouping, times: times, ids: ids, pathPrefixes: pathPrefixes,
+                                 removed: removed, removedCount: removedCount, folders: folders, folderNames: folderNames,
+                                 previous: previous)
         for photo in moved { isMoved[Int(photo)] = false }
         moved.removeAll(keepingCapacity: true)
-        last = (sort, grouping, order)
-        return Arrangement(order: order, sections: sections(of: order, grouping: grouping))
+        last = nil
+        return job
+    }
+
+    /// Takes `arrangement`, made in `sort` order grouped by `grouping` by
+    /// the last job this timeline gave (with no arrangement made since), as
+    /// the one the next places its moved photos into. O(1).
+    package mutating func adopt(_ arrangement: Arrangement, sortedBy sort: PhotoSort, groupedBy grouping: PhotoGrouping) {
+        last = (sort, grouping, arrangement.order)
     }
 
     /// Numbers the folders of the photos appended since it last did.
@@ -296,52 +271,6 @@ package struct PhotoTimeline: Sendable {
                 folderNames.append(folder)
                 folderNumbers[folder] = new
                 folders.append(new)
-            }
-        }
-    }
-
-    /// `a` and `b`, each in order, merged into one. O(a + b).
-    private static func merge(_ a: [Int32], _ b: [Int32], by comesFirst: (Int32, Int32) -> Bool) -> [Int32] {
-        guard !b.isEmpty else { return a }
-        var result: [Int32] = []
-        result.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if comesFirst(b[j], a[i]) {
-                result.append(b[j])
-                j += 1
-            } else {
-                result.append(a[i])
-                i += 1
-            }
-        }
-        result += a[i...]
-        result += b[j...]
-        return result
-    }
-
-    /// The sections of `order` for `grouping`. O(n).
-    private func sections(of order: [Int32], grouping: PhotoGrouping) -> [Section] {
-        switch grouping {
-        case .none:
-            return order.isEmpty ? [] : [Section(title: "", count: order.count)]
-        case .folder:
-            let folders = self.folders, names = folderNames
-            return Self.runs(of: order) { folders[Int($0)] }
-                .map { Section(title: names[Int($0.key)].isEmpty ? "(top folder)" : names[Int($0.key)], count: $0.count) }
-        case .month, .day:
-            let byDay = grouping == .day, times = self.times
-            let runs = Self.runs(of: order) { photo -> Int64 in
-                let time = times[Int(photo)]
-                guard time != Self.unknownTime else { return .min }
-                let date = CivilDate(wallClockSeconds: time)
-                return byDay ? Int64(date.dayNumber) : Int64(date.year * 12 + date.month - 1)
-            }
-            return runs.map { run in
-                guard run.key != .min else { return Section(title: "Date unknown", count: run.count) }
-                let date = byDay ? CivilDate(dayNumber: Int(run.key))
-                                 : CivilDate(year: Int(run.key) / 12, month: Int(run.key) % 12 + 1, day: 1)
-                return Section(title: byDay ? date.dayTitle : date.monthTitle, count: run.count)
             }
         }
     }
@@ -379,13 +308,4 @@ package struct PhotoTimeline: Sendable {
         return String(id.rawValue[..<slash])
     }
 
-    /// Consecutive runs of equal keys along `order`.
-    private static func runs<Key: Equatable>(of order: [Int32], key: (Int32) -> Key) -> [(key: Key, count: Int)] {
-        var runs: [(key: Key, count: Int)] = []
-        for photo in order {
-            let value = key(photo)
-            if let last = runs.last, last.key == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
-        }
-        return runs
-    }
 }

@@ -241,6 +241,55 @@ struct PhotoTimelineTests {
         }
     }
 
+    /// An arrangement made beside the changes (a job taken, the timeline
+    /// changed while it is made, the job's arrangement adopted or dropped):
+    /// the job arranges the timeline as it was when taken, and the next
+    /// arrangement places everything changed meanwhile, as a fresh sort
+    /// does. Against the fresh sort, over random changes.
+    @Test func arrangementsMadeBesideChangesLoseNothing() {
+        var generator = SeededGenerator(seed: 23)
+        for sort in PhotoSort.allCases {
+            for grouping in PhotoGrouping.allCases {
+                var timeline = randomTimeline(&generator, count: 200)
+                _ = timeline.arrange(sort: sort, grouping: grouping)
+                for round in 0..<12 {
+                    randomChanges(to: &timeline, count: Int.random(in: 1..<20, using: &generator), using: &generator)
+                    var asTaken = PhotoTimelineTests.copy(of: timeline)
+                    let job = timeline.arrangementJob(sort: sort, grouping: grouping)
+                    randomChanges(to: &timeline, count: round % 3 == 2 ? 120 : Int.random(in: 0..<20, using: &generator),
+                                  using: &generator)
+                    let made = job.make()
+                    let expected = asTaken.arrange(sort: sort, grouping: grouping)
+                    #expect(made.order == expected.order, "\(sort) \(grouping) round \(round)")
+                    #expect(made.sections == expected.sections)
+                    if Bool.random(using: &generator) { timeline.adopt(made, sortedBy: sort, groupedBy: grouping) }
+                    let next = timeline.arrange(sort: sort, grouping: grouping)
+                    var fresh = PhotoTimelineTests.copy(of: timeline)
+                    let sorted = fresh.arrange(sort: sort, grouping: grouping)
+                    #expect(next.order == sorted.order, "\(sort) \(grouping) round \(round)")
+                    #expect(next.sections == sorted.sections)
+                }
+            }
+        }
+    }
+
+    /// `count` random changes: photos appended, re-dated, removed.
+    private func randomChanges(to timeline: inout PhotoTimeline, count: Int, using generator: inout SeededGenerator) {
+        for _ in 0..<count {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                let index = timeline.count
+                timeline.append([(ImageID("new/\(index).jpg"),
+                                  Bool.random(using: &generator) ? nil : Int64.random(in: 0..<1_000, using: &generator) * 86_400)])
+            case 1:
+                timeline.recordCapture(Int64.random(in: 0..<1_000, using: &generator) * 86_400,
+                                       of: Int.random(in: 0..<timeline.count, using: &generator))
+            default:
+                timeline.remove([timeline.ids[Int.random(in: 0..<timeline.count, using: &generator)]])
+            }
+        }
+    }
+
     /// The same photos, times and removals, with no arrangement made yet.
     static func copy(of timeline: PhotoTimeline) -> PhotoTimeline {
         var copy = PhotoTimeline()
@@ -426,6 +475,9 @@ struct GalleryListingTests {
         }
         let backlog = GalleryModel.photosPerFrame * 2 + 100
         let (model, feed) = try streamingModel(source: InMemoryImageSource(images: images))
+        // Arranged within the frames, so each shows what its frame filed (beside the frames, the
+        // arrangement would show on whichever frame came after it was made).
+        model.backgroundArrangementMinimum = .max
         feed.yield(.photos([]))
         feed.yield(.photos(images.enumerated().map { FoundPhoto(id: $1.0, fileTime: 1_800_000_000 - Int64($0) * 60) }))
         feed.yield(.photos((0..<backlog).map { FoundPhoto(id: ImageID("2001/IMG_\($0).png"), fileTime: 1_000_000_000 - Int64($0)) }))
@@ -491,7 +543,10 @@ struct GalleryListingTests {
         await gate.open()
     }
 
-    @Test func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays() async throws {
+    /// Arranged within the frames (the default for a small library) and
+    /// beside them (as a large one is: `backgroundArrangementMinimum` 0).
+    @Test(arguments: [GalleryModel.defaultBackgroundArrangementMinimum, 0])
+    func batchesArriveWhileFramesAreDrawnAndTheTopPhotoStays(backgroundArrangementMinimum: Int) async throws {
         let count = 900
         let images = (0..<count).map { index in
             (ImageID(String(format: "2024/%02d/IMG_%04d.png", index % 12 + 1, index)),
@@ -499,6 +554,7 @@ struct GalleryListingTests {
         }
         // The listing is driven by the test: a batch at a time, each photo with a file time.
         let (model, feed) = try streamingModel(source: InMemoryImageSource(images: images))
+        model.backgroundArrangementMinimum = backgroundArrangementMinimum
         #expect(model.photos.isEmpty)
         #expect(model.isListing)
         var generator = SeededGenerator(seed: 5)
@@ -511,8 +567,10 @@ struct GalleryListingTests {
             feed.yield(.photos(photos))
             // Frames until the batch is shown (the listing's inbox is filled by another task: await it by yielding).
             let expected = batch + 100
+            // An arrangement made beside the frames is awaited, and shown by the next frame.
             while model.photos.count < expected {
                 await Task.yield()
+                await model.arrangementMade()
                 time += GalleryModel.listingInterval
                 model.update(now: time)
             }
@@ -533,6 +591,9 @@ struct GalleryListingTests {
         feed.finish()
         await model.listing.waitUntilFinished()
         model.update(now: time + 1)
+        await model.arrangementMade()
+        model.update(now: time + 2)
+        #expect(!model.isArranging)
         #expect(!model.isListing)
         #expect(model.listingSummary?.notShownSummary == "12 videos and 3 other files not shown")
         #expect(model.photos.count == count)
