@@ -16,8 +16,8 @@ import Glibc
 final class ArrangementInFlight: @unchecked Sendable {
     /// The order and grouping it is made in.
     let sort: PhotoSort, grouping: PhotoGrouping
-    /// The made arrangement and its positions.
-    typealias Made = (arrangement: PhotoTimeline.Arrangement, positions: [Int32])
+    /// The made arrangement, its positions, and how long they took to make.
+    typealias Made = (arrangement: PhotoTimeline.Arrangement, positions: [Int32], seconds: Double)
 
     private let lock = NSLock()
     private var made: Made?
@@ -31,10 +31,13 @@ final class ArrangementInFlight: @unchecked Sendable {
         grouping = job.grouping
         let thread = Thread { [self, job] in
             Self.lowerCurrentThreadPriority()
+            let clock = ContinuousClock(), began = clock.now
             let arrangement = job.make()
             let positions = arrangement.positions(count: job.count)
+            let took = clock.now - began
+            let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
             let waiters = lock.withLock {
-                made = (arrangement, positions)
+                made = (arrangement, positions, seconds)
                 defer { waiting = [] }
                 return waiting
             }

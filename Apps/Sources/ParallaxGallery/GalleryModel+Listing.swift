@@ -37,6 +37,7 @@ extension GalleryModel {
         listingSummary = nil
         listingProgress = ListingProgress()
         lastRearrange = nil
+        lastArrangementSeconds = 0
         needsRearrange = false
         arrange()
         relayout(keepingPlace: false)
@@ -55,7 +56,7 @@ extension GalleryModel {
     /// that were blank anyway). After that, each frame files photos for at
     /// most ``listingBudget`` (a chunk at least, ``photosPerFrame`` at most;
     /// O(photos taken)), and shows them (arranged and
-    /// laid out again, O(all photos)) at most every ``listingInterval``, so
+    /// laid out again, O(all photos)) at most every ``arrangementInterval``, so
     /// a walk or an index of 100,000 photos pays the O(n) arrangement a few
     /// times a second, not every frame. Not mid-switch or mid-pinch: the
     /// photos wait for the next frame at rest.
@@ -79,7 +80,7 @@ extension GalleryModel {
         } while now != nil && !first && filed < Self.photosPerFrame && clock.now - began < Self.listingBudget
         var isDue = true                                  // at once: no frame time, the first screen, the end
         if let now, listingProgress.firstScreenShown, listingSummary == nil, let last = listingProgress.lastShown {
-            isDue = now - last >= Self.listingInterval
+            isDue = now - last >= arrangementInterval
         }
         // Dates that moved photos are shown by ``applyDates(now:)`` at its own pace, not here.
         if removedAny { listingProgress.filedUnshown = true }

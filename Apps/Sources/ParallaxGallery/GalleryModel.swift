@@ -70,6 +70,8 @@ package final class GalleryModel {
     package internal(set) var arrangement = PhotoTimeline.Arrangement(order: [], sections: [])
     /// The next arrangement, being made beside the frames (``rearrangeInBackground()``).
     var arrangingInFlight: ArrangementInFlight?
+    /// How long the last arrangement made beside the frames took (``arrangementInterval``).
+    var lastArrangementSeconds: TimeInterval = 0
     /// Timelines of more photos than this are arranged beside the frames while a listing or its dates
     /// stream in (``rearrangeInBackground()``); smaller ones at once, within the frame.
     package var backgroundArrangementMinimum = defaultBackgroundArrangementMinimum

@@ -216,20 +216,7 @@ struct PhotoTimelineTests {
                 for round in 0..<15 {
                     // Sometimes a few changes (merged), sometimes many (sorted again).
                     let changes = round % 4 == 3 ? 120 : Int.random(in: 1..<20, using: &generator)
-                    for _ in 0..<changes {
-                        switch Int.random(in: 0..<3, using: &generator) {
-                        case 0:
-                            let index = timeline.count
-                            let photos: [(id: ImageID, fileTime: Int64?)] = [(ImageID("new/\(index).jpg"),
-                                Bool.random(using: &generator) ? nil : Int64.random(in: 0..<1_000, using: &generator) * 86_400)]
-                            timeline.append(photos)
-                        case 1:
-                            timeline.recordCapture(Int64.random(in: 0..<1_000, using: &generator) * 86_400,
-                                                   of: Int.random(in: 0..<timeline.count, using: &generator))
-                        default:
-                            timeline.remove([timeline.ids[Int.random(in: 0..<timeline.count, using: &generator)]])
-                        }
-                    }
+                    randomChanges(to: &timeline, count: changes, using: &generator)
                     let incremental = timeline.arrange(sort: sort, grouping: grouping)
                     var fresh = PhotoTimelineTests.copy(of: timeline)
                     let sorted = fresh.arrange(sort: sort, grouping: grouping)
