@@ -44,6 +44,7 @@ final class ArrangementInFlight: @unchecked Sendable {
             for waiter in waiters { waiter.resume() }
         }
         thread.name = "arrangement"
+        thread.qualityOfService = .userInitiated         // Apple platforms; Linux's nice is set by the thread
         thread.start()
     }
 
@@ -63,14 +64,12 @@ final class ArrangementInFlight: @unchecked Sendable {
         }
     }
 
-    /// Nice 5 for this thread alone (under Linux's threads the nice value
-    /// belongs to each thread: man 2 setpriority); elsewhere the thread's
-    /// quality of service.
+    /// Nice 5 for this thread alone: under Linux's threads the nice value
+    /// belongs to each thread (man 2 setpriority). Elsewhere the quality of
+    /// service set before the thread started does the same.
     private static func lowerCurrentThreadPriority() {
         #if canImport(Glibc)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-        #else
-        Thread.current.qualityOfService = .userInitiated
         #endif
     }
 }

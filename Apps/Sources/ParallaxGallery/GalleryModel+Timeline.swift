@@ -86,7 +86,7 @@ extension GalleryModel {
 
     /// ``rearrange()`` for photos and dates streaming in while frames are
     /// drawn: a timeline of more than ``backgroundArrangementMinimum``
-    /// photos is arranged on a background task (``ArrangementInFlight``),
+    /// photos is arranged on a thread of its own (``ArrangementInFlight``),
     /// the frames going on with the arrangement shown until a later one
     /// takes the new one in (``takeArrangement()``); a smaller one at once.
     /// An arrangement at 100,000 photos took 26-46 ms: two or three frames
