@@ -53,13 +53,17 @@ package struct RSSPlot: Sendable {
     }
 
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    /// After the palette's six colours, the next six series repeat them
+    /// dashed, and so on, so a chart of 24 sessions still tells each apart.
+    static let dashes = ["", "6,3", "2,2", "8,3,2,3"]
     static let mebibyte = 1_048_576.0
 
     /// The chart, `width` × `height` pixels: time across from 0 to the
     /// last sample, memory up from 0 to a round number of MiB above the
     /// largest sample or guide.
     package func svg(width: Int = 720, height: Int = 220) -> String {
-        let left = 56.0, right = 12.0, top = 12.0, bottom = 28.0 + 16.0 * Double((series.count + 2) / 3)
+        let columns = legendColumns(width: width)
+        let left = 56.0, right = 12.0, top = 12.0, bottom = 28.0 + 16.0 * Double(legendRows(width: width))
         let plotWidth = Double(width) - left - right, plotHeight = Double(height) - top - bottom
         let seconds = max(series.flatMap(\.samples).map(\.seconds).max() ?? 1, 1)
         let largest = Double(max(series.flatMap(\.samples).map(\.bytes).max() ?? 0, guides.map(\.bytes).max() ?? 0)) / Self.mebibyte
@@ -88,20 +92,42 @@ package struct RSSPlot: Sendable {
         }
         for (index, line) in series.enumerated() where !line.samples.isEmpty {
             let points = line.samples.map { "\(f(x($0.seconds))),\(f(y($0.bytes)))" }.joined(separator: " ")
-            lines.append("<polyline fill=\"none\" stroke=\"\(Self.palette[index % Self.palette.count])\" stroke-width=\"1.5\" points=\"\(points)\"/>")
+            lines.append("<polyline fill=\"none\" \(Self.stroke(index)) stroke-width=\"1.5\" points=\"\(points)\"/>")
         }
         let axis = f(top + plotHeight)
         lines.append("<line x1=\"\(f(left))\" y1=\"\(axis)\" x2=\"\(f(left + plotWidth))\" y2=\"\(axis)\" stroke=\"black\"/>")
         lines.append("<text x=\"\(f(left))\" y=\"\(f(top + plotHeight + 14))\">0 s</text>")
         lines.append("<text x=\"\(f(left + plotWidth))\" y=\"\(f(top + plotHeight + 14))\" text-anchor=\"end\">\(Int(seconds.rounded())) s</text>")
         for (index, line) in series.enumerated() {
-            let column = Double(index % 3) * plotWidth / 3, row = Double(index / 3)
-            let baseline = f(top + plotHeight + 30 + 16 * row)
-            lines.append("<rect x=\"\(f(left + column))\" y=\"\(f(top + plotHeight + 22 + 16 * row))\" width=\"10\" height=\"10\" fill=\"\(Self.palette[index % Self.palette.count])\"/>")
-            lines.append("<text x=\"\(f(left + column + 14))\" y=\"\(baseline)\">\(Self.escaped(line.name))</text>")
+            let column = Double(index % columns) * plotWidth / Double(columns), row = Double(index / columns)
+            let baseline = top + plotHeight + 30 + 16 * row
+            lines.append("<line x1=\"\(f(left + column))\" y1=\"\(f(baseline - 4))\" x2=\"\(f(left + column + 18))\" y2=\"\(f(baseline - 4))\" \(Self.stroke(index)) stroke-width=\"2\"/>")
+            lines.append("<text x=\"\(f(left + column + 22))\" y=\"\(f(baseline))\">\(Self.escaped(line.name))</text>")
         }
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The legend's columns in a chart `width` pixels wide: as many as the
+    /// longest name leaves room for (about 6.2 pixels a character in 11-pixel
+    /// sans-serif), at most three, so names never run into each other.
+    func legendColumns(width: Int) -> Int {
+        let plotWidth = Double(width) - 56 - 12
+        let longest = Double(series.map(\.name.count).max() ?? 0)
+        return max(1, min(3, Int(plotWidth / (22 + 6.2 * longest + 12))))
+    }
+
+    /// The legend's rows in a chart `width` pixels wide: 16 pixels each
+    /// below the plot (a caller sizing the chart adds them).
+    package func legendRows(width: Int = 720) -> Int {
+        let columns = legendColumns(width: width)
+        return (series.count + columns - 1) / columns
+    }
+
+    /// Series `index`'s stroke: its colour, dashed after the first six.
+    private static func stroke(_ index: Int) -> String {
+        let dash = dashes[(index / palette.count) % dashes.count]
+        return "stroke=\"\(palette[index % palette.count])\"" + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")
     }
 
     /// `text` with the characters XML gives a meaning escaped.

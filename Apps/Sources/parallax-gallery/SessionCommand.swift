@@ -73,7 +73,7 @@ struct Session: AsyncParsableCommand {
         var markdown = SessionReport.markdown(figures)
         if let plot {
             let chart = RSSPlot(series: figures.map { RSSPlot.Series(name: $0.scenario.name, samples: $0.residentOverTime) })
-            try OutputFile.write(Data(chart.svg(height: 260 + 16 * ((figures.count + 2) / 3)).utf8), to: plot)
+            try OutputFile.write(Data(chart.svg(height: 260 + 16 * chart.legendRows()).utf8), to: plot)
             print("wrote \(plot)")
             markdown += "\n\n![Resident memory over each session](\(plot))"
         }

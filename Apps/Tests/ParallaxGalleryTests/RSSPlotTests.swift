@@ -23,6 +23,23 @@ struct RSSPlotTests {
         #expect(svg.contains(">10 s</text>"))
     }
 
+    /// Names as long as the session benchmark's take one column, a row
+    /// each (they ran into each other in three); short ones share rows three
+    /// at a time. Past six series the colours come again, dashed.
+    @Test func theLegendGivesEachNameRoomAndEachSeriesItsOwnStroke() {
+        let long = "grid, HTTP server (loopback), second launch (from the disk cache), ParallaxKit"
+        let samples = [RSSPlot.Sample(seconds: 0, bytes: 0), .init(seconds: 1, bytes: Self.mib)]
+        let sessions = RSSPlot(series: (0..<24).map { .init(name: "\(long) \($0)", samples: samples) })
+        #expect(sessions.legendColumns(width: 720) == 1 && sessions.legendRows() == 24)
+        let svg = sessions.svg(height: 260 + 16 * sessions.legendRows())
+        // One column: every name starts at the same x, 16 pixels below the one before.
+        #expect(svg.components(separatedBy: "<text x=\"78.0\" y=").count - 1 == 24)
+        #expect(svg.contains("stroke=\"#1f77b4\" stroke-width=\"1.5\""))                      // the first: plain
+        #expect(svg.contains("stroke=\"#1f77b4\" stroke-dasharray=\"6,3\" stroke-width=\"1.5\""))   // the seventh: dashed
+        let short = RSSPlot(series: (0..<7).map { .init(name: "run \($0)", samples: samples) })
+        #expect(short.legendColumns(width: 720) == 3 && short.legendRows() == 3)
+    }
+
     @Test func namesAreEscapedAndEmptySeriesDrawNoLine() {
         let svg = RSSPlot(series: [.init(name: "a < b & \"c\"", samples: [])]).svg()
         #expect(svg.contains("a &lt; b &amp; &quot;c&quot;"))
