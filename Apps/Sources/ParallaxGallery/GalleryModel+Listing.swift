@@ -86,7 +86,8 @@ extension GalleryModel {
         if removedAny { listingProgress.filedUnshown = true }
         if isDue, listingProgress.filedUnshown {
             // Removals are shown at once: a photo deleted since the index listed it is never drawn again.
-            let shown = now == nil || removedAny ? showFiled() : rearrangeInBackground()
+            var shown = true
+            if now == nil || removedAny { showFiled() } else { shown = rearrangeInBackground() }
             if shown, let now { listingProgress.lastShown = now }
         }
         if listingSummary != nil, timeline.shownCount == 0, status == nil { status = "No photos to show." }
@@ -158,15 +159,9 @@ extension GalleryModel {
 
     /// Shows the photos filed and the dates and removals since the last
     /// arrangement, the photo at the top kept in place, at once. O(photos).
-    @discardableResult
-    private func showFiled() -> Bool {
-        let wasEmpty = arrangement.order.isEmpty
-        let anchor = topAnchor
-        arrange()
-        shapeTracker.noteLaidOut()
-        relayout(keepingPlace: !wasEmpty, anchor: anchor)
+    private func showFiled() {
+        relayoutKeepingTop { arrange() }
         needsRearrange = false
-        return true
     }
 
     /// How often photos found while a listing streams in are shown: often

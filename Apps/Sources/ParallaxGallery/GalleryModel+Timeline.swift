@@ -57,11 +57,20 @@ extension GalleryModel {
     @discardableResult
     func rearrange() -> Bool {
         guard frames.isResting else { return false }
-        let anchor = topAnchor
-        arrange()
-        shapeTracker.noteLaidOut()
-        relayout(keepingPlace: true, anchor: anchor)
+        relayoutKeepingTop { arrange() }
         return true
+    }
+
+    /// Runs `change`, which puts a new arrangement in place, and lays the
+    /// photos out again with the photo at the top kept where it was (the
+    /// top of the list, when nothing was shown yet): the one way a new
+    /// arrangement is shown, made at once or beside the frames.
+    func relayoutKeepingTop(after change: () -> Void) {
+        let wasEmpty = arrangement.order.isEmpty
+        let anchor = topAnchor
+        change()
+        shapeTracker.noteLaidOut()
+        relayout(keepingPlace: !wasEmpty, anchor: anchor)
     }
 
     /// Files the capture dates read since the last frame and, when any moved
@@ -131,16 +140,14 @@ extension GalleryModel {
         guard let inFlight = arrangingInFlight, frames.isResting, let made = inFlight.take() else { return }
         arrangingInFlight = nil
         lastArrangementSeconds = made.seconds
-        let wasEmpty = arrangement.order.isEmpty
-        let anchor = topAnchor
-        timeline.adopt(made.arrangement, sortedBy: inFlight.sort, groupedBy: inFlight.grouping)
-        arrangement = made.arrangement
-        positions = made.positions
-        if positions.count < timeline.count {             // photos filed since: not shown yet
-            positions.append(contentsOf: repeatElement(-1, count: timeline.count - positions.count))
+        relayoutKeepingTop {
+            timeline.adopt(made.arrangement, sortedBy: inFlight.sort, groupedBy: inFlight.grouping)
+            arrangement = made.arrangement
+            positions = made.positions
+            if positions.count < timeline.count {         // photos filed since: not shown yet
+                positions.append(contentsOf: repeatElement(-1, count: timeline.count - positions.count))
+            }
         }
-        shapeTracker.noteLaidOut()
-        relayout(keepingPlace: !wasEmpty, anchor: anchor)
     }
 
     /// Shows the photos in `sort` order, the photo at the top kept in place.
