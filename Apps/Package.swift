@@ -11,9 +11,9 @@
 //   parallax-demo      its command
 //   ParallaxCommandLine the value rules both commands share (ranges, sizes,
 //                      lists of choices, output paths) and their wording
-//   ParallaxImagesHTTP an AsyncHTTPClient transport for HTTPImageSource on
-//                      Linux (a library product; see its module's doc comment
-//                      for why it lives here)
+//   ParallaxImagesHTTP a libcurl transport for HTTPImageSource on Linux (a
+//                      library product; see its module's doc comment for why
+//                      it lives here and why libcurl)
 //   transport-measure  its figures against nginx (scripts/measure-transport.sh)
 //   ParallaxLibraryIndex a photo library's index on disk (SQLite, the
 //                      system's libsqlite3): what a second launch shows first
@@ -35,11 +35,6 @@ let package = Package(
     dependencies: [
         .package(name: "ParallaxKit", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
-        // Named for their error types (connection refused, TLS, reset), which
-        // ParallaxImagesHTTP puts into words; AsyncHTTPClient brings them anyway.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // Foundation only: the commands hand its rules to swift-argument-parser themselves.
@@ -63,7 +58,7 @@ let package = Package(
                 .product(name: "ParallaxImages", package: "ParallaxKit"),
                 .product(name: "ParallaxHosting", package: "ParallaxKit"),
                 "ParallaxLibraryIndex",
-                // HTTP on AsyncHTTPClient on Linux, where swift-corelibs-foundation's URLSession cannot
+                // HTTP on libcurl on Linux, where swift-corelibs-foundation's URLSession cannot
                 // stop a transfer; Apple's URLSession can.
                 .target(name: "ParallaxImagesHTTP", condition: .when(platforms: [.linux])),
                 .target(name: "CSDL2", condition: .when(platforms: [.linux])),
@@ -114,16 +109,11 @@ let package = Package(
             dependencies: ["ParallaxLibraryIndex"],
             path: "Tests/LibraryIndexMeasure"
         ),
+        // libcurl from the system (Debian: libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "ParallaxImagesHTTP",
-            dependencies: [
-                .product(name: "ParallaxImages", package: "ParallaxKit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit"), "CCurl"]
         ),
         // Measures the transport against nginx and hostile servers (release
         // build, by hand: scripts/measure-transport.sh); not part of `make test`.

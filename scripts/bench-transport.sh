@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP transport on the wire (AsyncHTTPClientTransport against Debian's
+# The HTTP transport on the wire (CurlTransport against Debian's
 # nginx and a hostile loopback server: deadlines beside endless answers, what
 # nginx sent after a refusal or a cancel, peak memory), measured by
 # Apps/Sources/transport-measure in a release build and written to

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures ParallaxImagesHTTP's AsyncHTTPClientTransport against real nginx
+# Measures ParallaxImagesHTTP's CurlTransport against real nginx
 # and a hostile loopback server, in a release build (Apps/Sources/transport-measure).
 # Not part of `make test`; `make bench` runs it through scripts/bench-transport.sh,
 # which writes the report into BENCHMARKS.md. Prints a Markdown report; MEASURE_DEADLINE (seconds, default 10)

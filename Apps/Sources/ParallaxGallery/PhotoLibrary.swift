@@ -116,13 +116,13 @@ package struct PhotoLibrary: Sendable {
             + (count > examples.count ? ", …" : "")
     }
 
-    /// What carries the gallery's HTTP requests: on Linux AsyncHTTPClient,
+    /// What carries the gallery's HTTP requests: on Linux libcurl,
     /// since swift-corelibs-foundation's `URLSession` cannot stop a transfer
     /// the source gave up on (a refused 300 MB answer would still be sent in
     /// full); elsewhere Foundation's `URLSession`, which can.
     static var httpTransport: any HTTPTransport {
         #if os(Linux)
-        AsyncHTTPClientTransport.shared
+        CurlTransport.shared
         #else
         URLSessionTransport()
         #endif

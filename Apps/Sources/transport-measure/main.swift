@@ -1,4 +1,4 @@
-// transport-measure: what AsyncHTTPClientTransport does on the wire, against
+// transport-measure: what CurlTransport does on the wire, against
 // real nginx (scripts/nginx-loopback.sh) and a hostile loopback server.
 // Build it in release mode and run it by hand (scripts/measure-transport.sh);
 // it is not part of `make test`. Prints a Markdown report on standard output.
@@ -36,7 +36,7 @@ func outcomeText(_ result: Result<HTTPTransportResponse, HTTPTransportError>) ->
     }
 }
 
-func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer, folder: PhotoFolder,
+func endlessBesidePhotos(transport: CurlTransport, nginx: NginxServer, folder: PhotoFolder,
                          endless: HostileServer.Behaviour, label: String) async throws -> String {
     let hostile = try HostileServer(["/endless": endless])
     defer { hostile.stop() }
@@ -79,7 +79,7 @@ func endlessBesidePhotos(transport: AsyncHTTPClientTransport, nginx: NginxServer
     return text
 }
 
-func refusals(transport: AsyncHTTPClientTransport, nginx: NginxServer, runs: Int) async throws -> String {
+func refusals(transport: CurlTransport, nginx: NginxServer, runs: Int) async throws -> String {
     var text = "### 300 MB file refused by Content-Length (limit \(limit >> 20) MiB), \(runs) runs\n\n"
     text += "| run | client: send to refusal (ms) | nginx $bytes_sent | nginx $request_time (s) | nginx ended after the refusal (ms) |\n|---|---:|---:|---:|---:|\n"
     for run in 1...runs {
@@ -96,7 +96,7 @@ func refusals(transport: AsyncHTTPClientTransport, nginx: NginxServer, runs: Int
     return text + "\n"
 }
 
-func cancellations(transport: AsyncHTTPClientTransport, nginx: NginxServer, location: String, after: Duration, runs: Int) async throws -> String {
+func cancellations(transport: CurlTransport, nginx: NginxServer, location: String, after: Duration, runs: Int) async throws -> String {
     var text = "### 300 MB body (`/\(location)/`) cancelled \(Int(seconds(after) * 1000)) ms after the request, \(runs) runs\n\n"
     text += "| run | client: cancel to `.cancelled` (ms) | nginx $bytes_sent | nginx $request_time (s) | nginx ended after the cancel (ms) |\n|---|---:|---:|---:|---:|\n"
     for run in 1...runs {
@@ -130,8 +130,8 @@ do {
     FileHandle.standardError.write(Data("transport-measure: \(error)\n".utf8))
     exit(3)
 }
-let transport = AsyncHTTPClientTransport()
-var report = "## AsyncHTTPClientTransport on the wire\n\n"
+let transport = CurlTransport()
+var report = "## CurlTransport on the wire\n\n"
 report += "nginx \(nginx.baseURL.absoluteString) over 8 photos (100 KiB to 1 MiB) and a sparse 300 MB file; resident memory at start \(mib(ProcessMemory.resident)).\n\n"
 do {
     report += try await endlessBesidePhotos(transport: transport, nginx: nginx, folder: folder,
@@ -145,6 +145,6 @@ do {
 } catch {
     report += "\n**Stopped:** \(error)\n"
 }
-try await transport.shutdown()
+await transport.shutdown()
 await nginx.stop()
 print(report)

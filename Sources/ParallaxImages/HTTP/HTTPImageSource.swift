@@ -45,7 +45,7 @@ import FoundationNetworking
 ///
 /// The bytes travel through an ``HTTPTransport``: Foundation's
 /// ``URLSessionTransport`` by default; on Linux, the apps' package offers
-/// one on AsyncHTTPClient that cancels transfers for real.
+/// one on libcurl that cancels transfers for real.
 ///
 /// The source keeps nothing on the device, so ``isStoredLocally(_:)`` is
 /// always `false`: every picture is fetched over the network and may be slow.

@@ -9,7 +9,7 @@ import Foundation
 /// exist: ``URLSessionTransport`` (Foundation; the default, and the right
 /// one on Apple platforms) and, for Linux, where swift-corelibs-foundation's
 /// `URLSession` can neither stop a transfer it has given up on nor keep off
-/// the cooperative thread pool, an AsyncHTTPClient transport in the apps'
+/// the cooperative thread pool, a libcurl transport in the apps'
 /// package (`ParallaxImagesHTTP`), which keeps this package free of
 /// dependencies.
 ///

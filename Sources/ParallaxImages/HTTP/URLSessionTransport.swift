@@ -16,7 +16,7 @@ import FoundationNetworking
 /// nobody reads) and waits for its session's work queue in `resume()` and
 /// `cancel()`, so this transport makes those calls from Dispatch threads,
 /// never from Swift's cooperative pool, and answers its caller at once
-/// without waiting for them. Apps on Linux should prefer the AsyncHTTPClient
+/// without waiting for them. Apps on Linux should prefer the libcurl
 /// transport of the apps' package (`ParallaxImagesHTTP`), which cancels for
 /// real.
 public struct URLSessionTransport: HTTPTransport {

@@ -10,7 +10,7 @@ import Testing
 /// Skipped, with the reason in the test log, when nginx is not installed and
 /// cannot be installed: `.enabled(if:)` reports each test as skipped, never
 /// as passed.
-@Suite("AsyncHTTPClientTransport against nginx",
+@Suite("CurlTransport against nginx",
        .enabled("needs nginx: installed by scripts/nginx-loopback.sh (apt-get, as root) when missing") {
            await NginxServer.isAvailable()
        })
@@ -19,19 +19,19 @@ struct NginxTransportTests {
 
     /// nginx over a fresh folder, a transport, and cleanup whatever happens.
     func withNginx(hugeBytes: Int64? = nil,
-                   _ body: (NginxServer, PhotoFolder, AsyncHTTPClientTransport) async throws -> Void) async throws {
+                   _ body: (NginxServer, PhotoFolder, CurlTransport) async throws -> Void) async throws {
         let folder = try PhotoFolder(count: 8, hugeBytes: hugeBytes)
         defer { folder.remove() }
         let nginx = try await NginxServer.start(serving: folder.url)
-        let transport = AsyncHTTPClientTransport()
+        let transport = CurlTransport()
         do {
             try await body(nginx, folder, transport)
         } catch {
-            try await transport.shutdown()
+            await transport.shutdown()
             await nginx.stop()
             throw error
         }
-        try await transport.shutdown()
+        await transport.shutdown()
         await nginx.stop()
     }
 
@@ -240,7 +240,7 @@ struct NginxTransportTests {
 }
 
 /// The transport against servers that misbehave (`HostileServer`).
-@Suite("AsyncHTTPClientTransport against hostile servers", .timeLimit(.minutes(5)))
+@Suite("CurlTransport against hostile servers", .timeLimit(.minutes(5)))
 struct HostileTransportTests {
     func request(_ server: HostileServer, _ path: String, limit: Int = 1 << 20, timeout: TimeInterval = 20) -> HTTPTransportRequest {
         HTTPTransportRequest(url: server.baseURL.appendingPathComponent(path), maximumBodySize: limit, timeout: timeout)
@@ -249,7 +249,7 @@ struct HostileTransportTests {
     @Test func endlessBodyIsCutAtTheLimit() async throws {
         let server = try HostileServer(["/endless": .endless()])
         defer { server.stop() }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await CurlTransport.withTransport { transport in
             await #expect(throws: HTTPTransportError.tooLarge(declared: nil, limit: 1 << 20)) {
                 try await transport.send(request(server, "endless"))
             }
@@ -262,7 +262,7 @@ struct HostileTransportTests {
     @Test func hugeDeclaredLengthIsRefusedFromTheHead() async throws {
         let server = try HostileServer(["/huge": .claims(bytes: 10 << 30)])
         defer { server.stop() }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await CurlTransport.withTransport { transport in
             await #expect(throws: HTTPTransportError.tooLarge(declared: 10 << 30, limit: 1 << 20)) {
                 try await transport.send(request(server, "huge"))
             }
@@ -275,7 +275,7 @@ struct HostileTransportTests {
         let body = Data(repeating: 7, count: 100_000)
         let server = try HostileServer(["/short": .cutShort(body: body, sent: 30_000)])
         defer { server.stop() }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await CurlTransport.withTransport { transport in
             let result = await outcome(of: transport, request(server, "short"))
             guard case .failure(.cutShort(let received, let expected)) = result else {
                 Issue.record("expected .cutShort, got \(result)")
@@ -289,7 +289,7 @@ struct HostileTransportTests {
     @Test func redirectFromAHostileServerIsNotFollowed() async throws {
         let server = try HostileServer(["/loop": .redirect(status: 302, location: "/loop")])
         defer { server.stop() }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await CurlTransport.withTransport { transport in
             let response = try await transport.send(request(server, "loop"))
             #expect(response.status == 302)
             #expect(response[header: "location"] == "/loop")
@@ -304,9 +304,9 @@ struct HostileTransportTests {
         server.stop()
         let clock = ContinuousClock()
         let start = clock.now
-        // With AsyncHTTPClient's own retries it would take the whole connect
-        // timeout; the bound is generous for loaded machines.
-        try await AsyncHTTPClientTransport.withTransport(configuration: .init(connectTimeout: .seconds(60))) { transport in
+        // A transport that retried refused connections would take the whole
+        // connect timeout (60 s here) to say so.
+        try await CurlTransport.withTransport(configuration: .init(connectTimeout: .seconds(60))) { transport in
             let url = URL(string: "http://127.0.0.1:\(port)/photo.jpg")!
             await #expect(throws: HTTPTransportError.failed("could not connect to 127.0.0.1:\(port) (connection refused)")) {
                 try await transport.send(HTTPTransportRequest(url: url, maximumBodySize: 1 << 20, timeout: 20))
@@ -316,7 +316,7 @@ struct HostileTransportTests {
     }
 
     @Test func unknownHostIsDescribed() async throws {
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await CurlTransport.withTransport { transport in
             let url = URL(string: "http://no-such-host.invalid/photo.jpg")!
             let result = await outcome(of: transport, HTTPTransportRequest(url: url, maximumBodySize: 1 << 20, timeout: 20))
             guard case .failure(.failed(let text)) = result else {
@@ -334,7 +334,7 @@ struct HostileTransportTests {
         defer { server.stop() }
         let clock = ContinuousClock()
         let start = clock.now
-        try await AsyncHTTPClientTransport.withTransport(configuration: .init(backstopSlack: .milliseconds(300))) { transport in
+        try await CurlTransport.withTransport(configuration: .init(backstopSlack: .milliseconds(300))) { transport in
             let result = await outcome(of: transport, request(server, "silent", timeout: 0.3))
             guard case .failure(.failed(let text)) = result else {
                 Issue.record("expected .failed, got \(result)")
@@ -355,7 +355,7 @@ struct HostileTransportTests {
         let server = try HostileServer(["/silent": .silent])
         defer { server.stop() }
         let count = ProcessInfo.processInfo.activeProcessorCount * 3 + 2
-        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: count))
+        let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: count))
         let tasks = (0..<count).map { _ in
             Task { await outcome(of: transport, request(server, "silent", timeout: 120)) }
         }
@@ -379,7 +379,7 @@ struct HostileTransportTests {
         }
         let closed = await server.closedConnections(to: "/silent", count: count)
         #expect(closed.count == count)
-        try await transport.shutdown()
+        await transport.shutdown()
     }
 }
 
