@@ -13,6 +13,8 @@ set -uo pipefail
 REPORT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bench-report.py"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
+# The machine is measured by the first section written, and its facts reused by the rest.
+export BENCH_REPORT_FACTS="$dir/machine-facts.json"
 failures=0
 
 check() { # check DESCRIPTION COMMAND…: runs the command, reports and counts a failure

@@ -4,6 +4,7 @@ so that figures from machines that differ by several times can be compared."""
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -88,7 +89,22 @@ def calibration() -> str:
 
 
 def machine_facts() -> list[tuple[str, str]]:
-    """(label, value) pairs, in the order a section lists them."""
+    """(label, value) pairs, in the order a section lists them.
+
+    With BENCH_REPORT_FACTS naming a file, the facts are read from it when it exists and written
+    to it otherwise: the report writer's own tests write many sections in one run, and measure
+    the machine once for all of them (its speed, above all, takes seconds on a loaded machine)."""
+    cache = os.environ.get("BENCH_REPORT_FACTS")
+    if cache and Path(cache).is_file():
+        return [(label, value) for label, value in json.loads(Path(cache).read_text())]
+    facts = measured_machine_facts()
+    if cache:
+        Path(cache).write_text(json.dumps(facts))
+    return facts
+
+
+def measured_machine_facts() -> list[tuple[str, str]]:
+    """The facts as this machine gives them now."""
     return [
         ("System", run(["uname", "-srm"]) or " ".join(platform.uname()[i] for i in (0, 2, 4))),
         ("CPUs", run(["nproc"]) or str(os.cpu_count() or "unknown")),
