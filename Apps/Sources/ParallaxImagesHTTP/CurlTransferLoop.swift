@@ -6,7 +6,8 @@ import ParallaxImages
 /// multi handle, every transfer on it, and the connection pool it keeps.
 ///
 /// Callers never wait on it: ``start(_:)`` and ``cancel(_:)`` take a lock
-/// for a few list operations and wake the thread (`curl_multi_wakeup`);
+/// for a few list operations and wake the thread (`curl_multi_wakeup`,
+/// under the same lock, so never after the thread has freed the handle);
 /// every outcome comes back through the transfer's continuation. So no
 /// thread of Swift's cooperative pool is ever blocked by the network.
 ///
@@ -56,14 +57,11 @@ final class CurlTransferLoop: @unchecked Sendable {
             early = nil
             transfer.phase = .queued
             incoming.append(transfer)
+            wakeLocked()
         }
         let continuation = early == nil ? nil : transfer.takeContinuation()
         lock.unlock()
-        if let early {
-            continuation?.resume(returning: .failure(early))
-        } else {
-            curl_multi_wakeup(multi)
-        }
+        if let early { continuation?.resume(returning: .failure(early)) }
     }
 
     /// Cancels `transfer`: if the loop has not taken it yet it ends here
@@ -80,16 +78,13 @@ final class CurlTransferLoop: @unchecked Sendable {
             endsHere = true
         case .running:
             cancelling.append(transfer)
+            wakeLocked()
         case .ended, .cancelledEarly:
             break
         }
         let continuation = endsHere ? transfer.takeContinuation() : nil
         lock.unlock()
-        if endsHere {
-            continuation?.resume(returning: .failure(.cancelled))
-        } else {
-            curl_multi_wakeup(multi)
-        }
+        if endsHere { continuation?.resume(returning: .failure(.cancelled)) }
     }
 
     /// Ends every transfer with `.cancelled`, closes the pooled
@@ -97,8 +92,15 @@ final class CurlTransferLoop: @unchecked Sendable {
     func stop() {
         lock.lock()
         stopping = true
+        wakeLocked()
         lock.unlock()
-        curl_multi_wakeup(multi)
+    }
+
+    /// Wakes the thread from `curl_multi_poll`, unless it has ended. Call
+    /// with `lock` held: the thread frees the multi handle only after it
+    /// has said, under the lock, that it ended.
+    private func wakeLocked() {
+        if !exited { curl_multi_wakeup(multi) }
     }
 
     /// Returns once the thread has ended (after ``stop()``).
@@ -147,12 +149,12 @@ final class CurlTransferLoop: @unchecked Sendable {
             // Sleeps until a socket is ready, a timeout of libcurl's is due, or a wake-up.
             curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
-        curl_multi_cleanup(multi)
         lock.lock()
         exited = true
         let waiters = exitWaiters
         exitWaiters = []
         lock.unlock()
+        curl_multi_cleanup(multi)
         for waiter in waiters { waiter.resume() }
     }
 

@@ -383,6 +383,47 @@ struct HostileTransportTests {
     }
 }
 
+/// The transport's own life: requests cancelled before they start, and
+/// shutting down with requests waiting.
+@Suite("CurlTransport's life", .timeLimit(.minutes(5)))
+struct CurlTransportLifeTests {
+    @Test func aRequestCancelledBeforeItIsSentNeverReachesTheServer() async throws {
+        let server = try HostileServer(["/photo": .body(Data("photo".utf8)), "/after": .body(Data("after".utf8))])
+        defer { server.stop() }
+        try await CurlTransport.withTransport { transport in
+            let cancelled = await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await outcome(of: transport, HTTPTransportRequest(url: server.baseURL.appendingPathComponent("photo"),
+                                                                       maximumBodySize: 1 << 20, timeout: 20))
+            }.value
+            #expect(throws: HTTPTransportError.cancelled) { try cancelled.get() }
+            // A request sent after it reaches the server, and the cancelled one never did.
+            let after = try await transport.send(HTTPTransportRequest(url: server.baseURL.appendingPathComponent("after"),
+                                                                      maximumBodySize: 1 << 20, timeout: 20))
+            #expect(after.body == Data("after".utf8))
+        }
+        #expect(server.connections(to: "/photo").isEmpty)
+    }
+
+    @Test func shutdownEndsTheRequestsStillWaitingAndRefusesNewOnes() async throws {
+        let server = try HostileServer(["/silent": .silent])
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let request = HTTPTransportRequest(url: server.baseURL.appendingPathComponent("silent"), maximumBodySize: 1 << 20, timeout: 120)
+        let waiting = (0..<3).map { _ in Task { await outcome(of: transport, request) } }
+        await server.requests(to: "/silent", count: 3)
+        await transport.shutdown()
+        for task in waiting {
+            let result = await task.value
+            #expect(throws: HTTPTransportError.cancelled) { try result.get() }
+        }
+        #expect(await server.closedConnections(to: "/silent", count: 3).count == 3)
+        await #expect(throws: HTTPTransportError.failed("the transport has been shut down")) {
+            try await transport.send(request)
+        }
+    }
+}
+
 /// Claimed once, from any thread.
 final class Once: @unchecked Sendable {
     private let lock = NSLock()
