@@ -52,6 +52,47 @@ struct FolderCaptureDateTests {
 /// A folder reads headers and dates in batches, and the probe takes them so:
 /// every photo answered once, in batches, the same answers as one at a time.
 struct FolderBatchedHeaderTests {
+    /// Each read names the file it was read from exactly as a scan that
+    /// reads file status lists it, and as ``FolderImageSource/files(of:)``
+    /// states it; an edit changes what both say.
+    @Test func readsAndStatusesNameTheFileAsTheScanDoes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("read-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("2024"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["a.png", "2024/b.png", "2024/c.png"]
+        for (index, name) in names.enumerated() {
+            try TestImages.png(width: index + 1, height: 2, rgba: [UInt8](repeating: 9, count: 8 * (index + 1)))
+                .write(to: folder.appendingPathComponent(name))
+        }
+        let source = FolderImageSource(directory: folder)
+        var scanned: [ImageID: ListedPhoto] = [:]
+        for await event in source.scan(readingFileStatus: true) {
+            if case .photos(let photos) = event { for photo in photos { scanned[photo.id] = photo } }
+        }
+        let ids = names.map { ImageID($0) } + ["missing.png"]
+        let reads = await source.readHeadersAndCaptureDates(of: ids)
+        let files = await source.files(of: ids)
+        for (index, id) in ids.enumerated() {
+            guard index < names.count else {
+                #expect(throws: ImageSourceError.notFound(id)) { try reads[index].get() }
+                #expect(files[index] == nil)
+                continue
+            }
+            let read = try reads[index].get()
+            #expect(read.header.width == index + 1)
+            #expect(read.file == scanned[id] && read.file.size != nil, "\(id)")
+            #expect(files[index] == read.file, "\(id)")
+        }
+        // An edit (a longer file, a later time) shows in both.
+        let edited = folder.appendingPathComponent("2024/b.png")
+        try TestImages.png(width: 5, height: 5, rgba: [UInt8](repeating: 1, count: 100)).write(to: edited)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: edited.path)
+        let after = try await source.readHeadersAndCaptureDates(of: ["2024/b.png"])[0].get()
+        #expect(after.header.width == 5)
+        #expect(after.file != scanned["2024/b.png"])
+        #expect(await source.files(of: ["2024/b.png"]) == [after.file])
+    }
+
     @Test func batchesGiveWhatSingleReadsGive() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batched-headers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("a/b"), withIntermediateDirectories: true)

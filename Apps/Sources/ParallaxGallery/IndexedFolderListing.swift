@@ -47,7 +47,6 @@ enum IndexedFolderListing {
                     case .photos(let photos):
                         let files = photos.compactMap(ListedFile.init(listed:))
                         listed += files
-                        await writer.noteStamps(files)
                         let fresh = photos.filter { !isKnown.contains($0.id) }
                         if !fresh.isEmpty { continuation.yield(.photos(fresh.map(FoundPhoto.init(listed:)))) }
                     case .finished(let finished):

@@ -6,59 +6,56 @@ import ParallaxLibraryIndex
 /// (``LibraryIndex``), in large batches: the one owner of the index
 /// connection a gallery writes through.
 ///
-/// The listing hands over each photo's file stamp (size, modification
-/// time, inode) as the walk finds it (``noteStamps(_:)``); every header
-/// and date read later is filed under the stamp of the file it was read
-/// from, so a photo edited meanwhile is never stored with a stale shape.
+/// Every header and date is filed under the stamp (size, modification
+/// time, inode) of the file it was read from, as `fstat` gave it on the
+/// open file (``FolderImageSource/readHeadersAndCaptureDates(of:)``); a
+/// preview under the file's stamp when it is filed. So a photo edited
+/// meanwhile is never stored with a stale shape, and the writer keeps no
+/// table of stamps (at 100,000 photos that table was 10 MB).
 /// Reads collect in memory and are written a few thousand rows a
 /// transaction (``flushThreshold``), or within ``flushDelay`` of the first
 /// one waiting, and at ``flush()``.
 package actor LibraryIndexWriter {
     /// The index written to.
     package nonisolated let index: LibraryIndex
+    /// The library's folder, whose files' stamps previews are filed under.
+    package nonisolated let folder: FolderImageSource
     /// Rows gathered before a write: a transaction's cost is mostly the
     /// pages it touches, so thousands a time cost little more than one.
     package static let flushThreshold = 4_096
     /// How long a read waits at most before it is written.
     package static let flushDelay: Duration = .seconds(1)
 
-    private var stamps: [ImageID: FileStamp] = [:]
     private var pending: [(file: ListedFile, metadata: PhotoMetadata)] = []
     private var pendingPreviews: [(file: ListedFile, hash: [UInt8])] = []
     private var flushScheduled = false
     /// Why the last write failed, if one did (the gallery goes on without it).
     package private(set) var lastError: LibraryIndexError?
 
-    package init(index: LibraryIndex) {
+    package init(index: LibraryIndex, folder: FolderImageSource) {
         self.index = index
+        self.folder = folder
     }
 
-    /// Remembers the stamps of files the walk found.
-    package func noteStamps(_ files: [ListedFile]) {
-        stamps.reserveCapacity(stamps.count + files.count)
-        for file in files { stamps[file.id] = file.stamp }
-    }
-
-    /// Files what was read of photo `id`; a photo whose stamp the walk has
-    /// not given is not filed (the next launch reads it again).
-    package func record(_ id: ImageID, header: ImageHeader?, captureDate: CaptureDate?) {
-        guard let stamp = stamps[id] else { return }
-        pending.append((ListedFile(id: id, stamp: stamp), PhotoMetadata(header: header, captureDate: captureDate)))
+    /// Files what was read of each of `reads`, under the file each was read from.
+    package func record(_ reads: [FolderImageSource.HeaderRead]) {
+        for read in reads {
+            guard let file = ListedFile(listed: read.file) else { continue }
+            pending.append((file, PhotoMetadata(header: read.header, captureDate: read.date)))
+        }
         scheduleFlush()
-    }
-
-    /// Files what was read of each of `reads` (``record(_:header:captureDate:)``).
-    package func record(_ reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)]) {
-        for read in reads { record(read.id, header: read.header, captureDate: read.date) }
     }
 
     /// Files the previews the loader made (`PreviewStore.takeMadeHashes()`),
     /// so that the next launch shows each photo's preview from its first
-    /// frame; photos whose stamp the walk has not given are not filed.
-    package func record(previews: [(id: ImageID, hash: ThumbHash)]) {
-        for preview in previews {
-            guard let stamp = stamps[preview.id] else { continue }
-            pendingPreviews.append((ListedFile(id: preview.id, stamp: stamp), preview.hash.bytes))
+    /// frame, under each file's stamp as it is now (one `stat` each, on the
+    /// file threads); a photo whose file is gone is not filed.
+    package func record(previews: [(id: ImageID, hash: ThumbHash)]) async {
+        guard !previews.isEmpty else { return }
+        let files = await folder.files(of: previews.map(\.id))
+        for (preview, listed) in zip(previews, files) {
+            guard let listed, let file = ListedFile(listed: listed) else { continue }
+            pendingPreviews.append((file, preview.hash.bytes))
         }
         scheduleFlush()
     }
@@ -130,21 +127,16 @@ package struct IndexRecordingSource: ImageSource {
     }
 
     package func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
-        let read = try await base.headerAndCaptureDate(for: id)
-        await writer.record(id, header: read.header, captureDate: read.date)
-        return read
+        let read = try await base.readHeadersAndCaptureDates(of: [id])[0].get()
+        await writer.record([read])
+        return (read.header, read.date)
     }
 
     package var headerBatchSize: Int { base.headerBatchSize }
 
     package func headersAndCaptureDates(for ids: [ImageID]) async -> [Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError>] {
-        let results = await base.headersAndCaptureDates(for: ids)
-        var reads: [(id: ImageID, header: ImageHeader, date: CaptureDate?)] = []
-        reads.reserveCapacity(results.count)
-        for (id, result) in zip(ids, results) {
-            if case .success(let read) = result { reads.append((id, read.header, read.date)) }
-        }
-        await writer.record(reads)
-        return results
+        let results = await base.readHeadersAndCaptureDates(of: ids)
+        await writer.record(results.compactMap { try? $0.get() })
+        return results.map { result in result.map { (header: $0.header, date: Optional($0.date)) } }
     }
 }

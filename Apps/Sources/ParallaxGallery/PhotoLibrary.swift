@@ -69,7 +69,7 @@ package struct PhotoLibrary: Sendable {
         if let indexDirectory {
             switch await openIndex(for: directory, in: indexDirectory) {
             case .success(let index):
-                let writer = LibraryIndexWriter(index: index)
+                let writer = LibraryIndexWriter(index: index, folder: source)
                 var library = PhotoLibrary(source: IndexRecordingSource(base: source, writer: writer), credits: credits,
                                            description: "the photos in \(directory.path)", readsHeadersLocally: true)
                 library.makeListing = { _ in IndexedFolderListing.events(of: source, writer: writer) }

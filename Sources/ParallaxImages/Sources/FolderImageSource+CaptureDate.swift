@@ -36,18 +36,38 @@ extension FolderImageSource {
     /// library's 100,000 reads is the reads, not 100,000 hops between
     /// threads.
     public func headersAndCaptureDates(for ids: [ImageID]) async -> [Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError>] {
+        await readHeadersAndCaptureDates(of: ids).map { read in read.map { (header: $0.header, date: Optional($0.date)) } }
+    }
+
+    /// What one opening of a photo's file gave: its header, its capture
+    /// date, and the file as it was when read (``ListedPhoto``: size,
+    /// modification time, inode, from `fstat` on the open file).
+    public struct HeaderRead: Sendable, Hashable {
+        /// The photo's header.
+        public var header: ImageHeader
+        /// When it was taken, or the file's modification time.
+        public var date: CaptureDate
+        /// The file the header and date were read from.
+        public var file: ListedPhoto
+    }
+
+    /// ``headersAndCaptureDates(for:)`` with the file each was read from:
+    /// for an index that files what it reads under the exact file it came
+    /// from (a photo edited after the read is then read again), with no
+    /// table of file stamps of its own. No read more than
+    /// ``headersAndCaptureDates(for:)``'s.
+    public func readHeadersAndCaptureDates(of ids: [ImageID]) async -> [Result<HeaderRead, ImageSourceError>] {
         let paths = ids.map { path(of: $0) }
         let root = directory.path
         return await BlockingWorkQueue.fileIO.run {
-            zip(ids, paths).map { id, path -> Result<(header: ImageHeader, date: CaptureDate?), ImageSourceError> in
+            zip(ids, paths).map { id, path -> Result<HeaderRead, ImageSourceError> in
                 guard let path else { return .failure(.notFound(id)) }
                 return Self.confined(path, root: root, id: id).flatMap { Self.readHeaderAndCaptureDate(at: $0, id: id) }
-                    .map { (header: $0.header, date: Optional($0.date)) }
             }
         }
     }
 
-    static func readHeaderAndCaptureDate(at path: [CChar], id: ImageID) -> Result<(header: ImageHeader, date: CaptureDate), ImageSourceError> {
+    static func readHeaderAndCaptureDate(at path: [CChar], id: ImageID) -> Result<HeaderRead, ImageSourceError> {
         withRegularFile(at: path, id: id) { descriptor, status in
             let size = Int(status.st_size)
             // As the header alone is read (``headerReadEnds``): the first bytes, then more while the frame
@@ -70,7 +90,7 @@ extension FolderImageSource {
             let (date, orientation) = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size)
             // A WebP's EXIF chunk, after its image data, is read for the date: its orientation completes the header.
             if header.format == .webp, let orientation { header.orientation = orientation }
-            return .success((header, date ?? modificationDate(status)))
+            return .success(HeaderRead(header: header, date: date ?? modificationDate(status), file: listedFile(id, status)))
         }
     }
 
@@ -93,6 +113,17 @@ extension FolderImageSource {
             return .failure(.unreadable(id, "is no longer a regular file"))
         }
         return body(descriptor, status)
+    }
+
+    /// Photo `id`'s file as `status` describes it.
+    static func listedFile(_ id: ImageID, _ status: stat) -> ListedPhoto {
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return ListedPhoto(id: id, inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                           modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// The file's modification time, the date of a photo whose metadata has none.

@@ -246,6 +246,23 @@ public struct FolderImageSource: ImageSource {
         }
     }
 
+    /// The files of `ids` as they are now (size, modification time, inode),
+    /// in order; `nil` for a photo whose file is gone, is not a regular
+    /// file, or is a link out of the folder. One `stat` each, in one job on
+    /// the pipeline's file threads.
+    public func files(of ids: [ImageID]) async -> [ListedPhoto?] {
+        let paths = ids.map { path(of: $0) }
+        let root = directory.path
+        return await BlockingWorkQueue.fileIO.run {
+            zip(ids, paths).map { id, path -> ListedPhoto? in
+                guard let path, case .success(let real) = Self.confined(path, root: root, id: id) else { return nil }
+                var status = stat()
+                guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+                return Self.listedFile(id, status)
+            }
+        }
+    }
+
     static func fingerprint(ofFileAt path: [CChar]) -> String? {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
