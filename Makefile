@@ -44,7 +44,7 @@ demo: deps
 ## concurrency tests again under the thread sanitizer; the DocC documentation
 ## of every library module, with warnings as errors; the benchmark report
 ## writer on sample input) and the apps' (their suite, then the HTTP
-## transport's against nginx, then the decoder under libFuzzer for 30 s a
+## transport's against nginx, then the decoder under libFuzzer for 10 s a
 ## side). Each suite runs its tests in parallel, and every test waits for
 ## events, not for the clock, so one lane's load never fails the other's
 ## tests. The loader's stress test runs 50,000 events in both of its runs
@@ -72,14 +72,14 @@ test-apps:
 	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
 		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
 	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
-	scripts/step.sh "fuzzing" scripts/fuzz.sh 30
+	scripts/step.sh "fuzzing" scripts/fuzz.sh 10
 
 ## The documentation (DocC archives in .build-docs/archives).
 docs: deps
 	scripts/docs.sh
 
 ## The decoder under libFuzzer with sanitizers, the C layer and the Swift
-## entry point, FUZZ_SECONDS (default 300) each; `make test` runs 30 s each.
+## entry point, FUZZ_SECONDS (default 300) each; `make test` runs 10 s each.
 fuzz: deps
 	scripts/fuzz.sh
 
