@@ -138,21 +138,18 @@ package struct PhotoLibrary: Sendable {
     /// Generated pictures, when no photo folder can be used: `width` ×
     /// `height` each, or with `mixedShapes` about that many pixels in the
     /// shapes of a real camera roll (4 : 3, 3 : 2, 16 : 9, 2 : 3 and
-    /// square, in turn), so quilt and waterfall have shapes to show.
+    /// square, in turn), so quilt and waterfall have shapes to show. Each
+    /// is drawn when it is first asked for (``GeneratedImageSource``).
     package static func synthetic(count: Int = 60, width: Int = 1200, height: Int = 900,
                                   mixedShapes: Bool = false) -> PhotoLibrary {
         let ratios: [Double] = [4.0 / 3.0, 3.0 / 2.0, 16.0 / 9.0, 2.0 / 3.0, 1, 3.0 / 4.0]
         let area = Double(width * height)
-        let images = (0..<count).map { index -> (ImageID, Data) in
-            var size = (width, height)
-            if mixedShapes {
-                let ratio = ratios[index % ratios.count]
-                size = (max(Int((area * ratio).squareRoot()), 1), max(Int((area / ratio).squareRoot()), 1))
-            }
-            return (ImageID(String(format: "generated-%03d.png", index)),
-                    SyntheticPhotos.landscape(index: index, width: size.0, height: size.1))
+        let pictures = (0..<count).map { index -> GeneratedImageSource.Picture in
+            guard mixedShapes else { return .init(index: index, width: width, height: height) }
+            let ratio = ratios[index % ratios.count]
+            return .init(index: index, width: max(Int((area * ratio).squareRoot()), 1), height: max(Int((area / ratio).squareRoot()), 1))
         }
-        return PhotoLibrary(source: InMemoryImageSource(images: images), credits: ["Generated pictures"],
+        return PhotoLibrary(source: GeneratedImageSource(pictures: pictures), credits: ["Generated pictures"],
                             description: "\(count) generated pictures", readsHeadersLocally: true)
     }
 

@@ -39,7 +39,7 @@ package enum SessionBenchmark {
             package init(library: PhotoLibrary) {
                 switch library.source {
                 case is HTTPImageSource: self = .server
-                case is InMemoryImageSource: self = .generated
+                case is GeneratedImageSource, is InMemoryImageSource: self = .generated
                 default: self = .folder
                 }
             }
