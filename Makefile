@@ -43,9 +43,10 @@ demo: deps
 ## decoder's conformance corpus; the loader's and the disk cache's
 ## concurrency tests again under the thread sanitizer; the DocC documentation
 ## of every library module, with warnings as errors; the benchmark report
-## writer on sample input) and the apps' (their suite, then the HTTP
-## transport's against nginx, then the decoder under libFuzzer for 10 s a
-## side). Each suite runs its tests in parallel, and every test waits for
+## writer on sample input; the sanitizer's build holds only what its tests
+## need, PARALLAXKIT_TESTS_ONLY in Package.swift) and the apps' (their suite,
+## then the HTTP transport's against nginx, then the decoder under libFuzzer
+## for 10 s a side). Each suite runs its tests in parallel, and every test waits for
 ## events, not for the clock, so one lane's load never fails the other's
 ## tests. The loader's stress test runs 50,000 events in both of its runs
 ## (200,000 when run alone).
@@ -61,7 +62,7 @@ test: deps
 test-library:
 	scripts/step.sh "library: build" $(SWIFT) build --build-tests
 	scripts/step.sh "library: tests" env PARALLAXKIT_STRESS_EVENTS=50000 $(SWIFT) test --skip-build
-	scripts/step.sh "thread sanitizer" env PARALLAXKIT_STRESS_EVENTS=50000 \
+	scripts/step.sh "thread sanitizer" env PARALLAXKIT_TESTS_ONLY=ParallaxImagesTests PARALLAXKIT_STRESS_EVENTS=50000 \
 		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
 		--filter "LoaderTests|LoaderStressTests|StageLimiterTests|LoadPipelineTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
 	scripts/step.sh "documentation" scripts/docs.sh

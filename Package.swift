@@ -84,3 +84,26 @@ let package = Package(
 if Context.environment["PARALLAXKIT_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
 }
+
+// The thread-sanitizer run of `make test` needs one test target, ParallaxImagesTests (the loader's,
+// the caches' and the work queues' concurrency tests). PARALLAXKIT_TESTS_ONLY names the test targets
+// to keep (comma-separated); every other target that none of them depends on is left out, and so is
+// every product left empty, so that build compiles only what those tests run. Set only by `make test`,
+// in a scratch folder of its own; a user of the library never sets it.
+if let kept = Context.environment["PARALLAXKIT_TESTS_ONLY"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var next = kept.split(separator: ",").map(String.init).filter { byName[$0]?.type == .test }
+    while let name = next.popLast() {
+        guard needed.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            if case .byNameItem(let name, _) = dependency { next.append(name) }
+            if case .targetItem(let name, _) = dependency { next.append(name) }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        guard case let library as Product.Library = product else { return true }
+        return !library.targets.allSatisfy(needed.contains)
+    }
+}
