@@ -21,7 +21,11 @@ extension GalleryModel {
         }
         let made = loader.previews.takeMadeHashes()
         guard !made.isEmpty else { return }
-        Task { await writer.record(previews: made) }
+        let previous = previewFiling
+        previewFiling = Task {
+            await previous?.value
+            await writer.record(previews: made)
+        }
     }
 
     /// Writes everything this session learnt of the library (shapes, dates,
@@ -29,6 +33,7 @@ extension GalleryModel {
     /// before the app quits, after the loader is idle.
     package func saveForNextLaunch() async {
         guard let writer = library.indexWriter else { return }
+        await previewFiling?.value
         await writer.record(previews: loader.previews.takeMadeHashes())
         await writer.flushAndWait()
     }

@@ -64,6 +64,10 @@ package final class GalleryModel {
     var lastRearrange: TimeInterval?
     /// When the previews the loader made were last handed to the library's index.
     var lastPreviewFiling: TimeInterval?
+    /// The last hand-over of previews to the index writer, which the next
+    /// one (and the save before quitting) waits for: each reads its files'
+    /// stamps first, so one started later could otherwise end sooner.
+    var previewFiling: Task<Void, Never>?
     /// Every photo, numbered as it arrived, with when it was taken.
     var timeline = PhotoTimeline()
     /// The order and sections shown: the photo number at each position.
