@@ -16,7 +16,7 @@ SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libdeflate-dev lib
 	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind
 
-.PHONY: run demo test test-library test-apps bench deps build clean media check-apple fuzz docs
+.PHONY: run demo test test-fetch test-library-build test-apps-build test-library test-apps bench deps build clean media check-apple fuzz docs
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
@@ -52,15 +52,24 @@ demo: deps
 ## (200,000 when run alone).
 test: deps
 	@scripts/step.sh --reset
-	scripts/step.sh "photos, conformance corpus" sh -c 'scripts/fetch-photos.sh && scripts/fetch-conformance.sh'
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-library test-apps
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-library test-apps
 	@echo "make test: every step passed; the time each took:"
 	@scripts/step.sh --summary
 
-# The two lanes take about the same time on two cores (each a build of about
-# two minutes alone, then its tests and checks), so neither runs below the other.
-test-library:
+# The photos and the corpus are fetched while both builds run (a third job,
+# mostly waiting on the network); each lane's tests start once its build and
+# the fetch are done. The two lanes then take about the same time on two
+# cores, so neither runs below the other.
+test-fetch:
+	scripts/step.sh "photos, conformance corpus" sh -c 'scripts/fetch-photos.sh && scripts/fetch-conformance.sh'
+
+test-library-build:
 	scripts/step.sh "library: build" $(SWIFT) build --build-tests
+
+test-apps-build:
+	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
+
+test-library: test-fetch test-library-build
 	scripts/step.sh "library: tests" env PARALLAXKIT_STRESS_EVENTS=50000 $(SWIFT) test --skip-build
 	scripts/step.sh "thread sanitizer" env PARALLAXKIT_TESTS_ONLY=ParallaxImagesTests PARALLAXKIT_STRESS_EVENTS=50000 \
 		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
@@ -68,8 +77,7 @@ test-library:
 	scripts/step.sh "documentation" scripts/docs.sh
 	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
 
-test-apps:
-	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
+test-apps: test-fetch test-apps-build
 	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
 		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
 	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
