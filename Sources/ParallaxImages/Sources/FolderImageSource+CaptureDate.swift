@@ -90,7 +90,7 @@ extension FolderImageSource {
             let (date, orientation) = captureDate(descriptor, format: header.format, firstBytes: bytes, fileSize: size)
             // A WebP's EXIF chunk, after its image data, is read for the date: its orientation completes the header.
             if header.format == .webp, let orientation { header.orientation = orientation }
-            return .success(HeaderRead(header: header, date: date ?? modificationDate(status), file: listedFile(id, status)))
+            return .success(HeaderRead(header: header, date: date ?? modificationDate(status), file: ListedPhoto(id: id, status: status)))
         }
     }
 
@@ -113,17 +113,6 @@ extension FolderImageSource {
             return .failure(.unreadable(id, "is no longer a regular file"))
         }
         return body(descriptor, status)
-    }
-
-    /// Photo `id`'s file as `status` describes it.
-    static func listedFile(_ id: ImageID, _ status: stat) -> ListedPhoto {
-        #if canImport(Darwin)
-        let time = status.st_mtimespec
-        #else
-        let time = status.st_mtim
-        #endif
-        return ListedPhoto(id: id, inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                           modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// The file's modification time, the date of a photo whose metadata has none.

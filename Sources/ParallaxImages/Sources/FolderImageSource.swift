@@ -258,7 +258,7 @@ public struct FolderImageSource: ImageSource {
                 guard let path, case .success(let real) = Self.confined(path, root: root, id: id) else { return nil }
                 var status = stat()
                 guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-                return Self.listedFile(id, status)
+                return ListedPhoto(id: id, status: status)
             }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One photo a folder scan found: its ID and what the file system said
 /// about the file, which a library index stores to notice later that the
 /// file changed without reading it.
@@ -12,6 +14,19 @@ public struct ListedPhoto: Sendable, Hashable {
     /// The file's last modification, in nanoseconds since 1970-01-01 UTC,
     /// when the scan read the file's status.
     public let modificationTime: Int64?
+
+    /// Photo `id`'s file as `status` (from `stat` or `fstat`) describes it:
+    /// the one conversion the walk and the reads share, so the two always
+    /// agree to the nanosecond.
+    init(id: ImageID, status: stat) {
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        self.init(id: id, inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                  modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
 
     /// A photo named `id` with what is known of its file.
     public init(id: ImageID, inode: UInt64, size: Int64? = nil, modificationTime: Int64? = nil) {

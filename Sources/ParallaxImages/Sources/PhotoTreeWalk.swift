@@ -366,13 +366,7 @@ extension PhotoTreeWalk {
 
         private static func photo(_ id: ImageID, inode: UInt64, status: stat?) -> ListedPhoto {
             guard let status else { return ListedPhoto(id: id, inode: inode) }
-            #if canImport(Darwin)
-            let time = status.st_mtimespec
-            #else
-            let time = status.st_mtim
-            #endif
-            return ListedPhoto(id: id, inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                               modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+            return ListedPhoto(id: id, status: status)
         }
     }
 }
