@@ -154,7 +154,8 @@ final class CurlTransfer: @unchecked Sendable {
         let received = body.count
         switch code {
         case CURLE_OK:
-            if request.method == .get, let declared, Int64(received) < declared {
+            // A 204 or 304 has no body, whatever its Content-Length says.
+            if request.method == .get, status != 204, status != 304, let declared, Int64(received) < declared {
                 return .failure(.cutShort(received: received, expected: declared))
             }
             return .success(HTTPTransportResponse(status: status, headers: headers,

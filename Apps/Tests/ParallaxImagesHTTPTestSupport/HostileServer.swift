@@ -31,6 +31,9 @@ public final class HostileServer: Sendable {
         case cutShort(body: Data, sent: Int)
         /// A `status` (301, 302, …) to `location`.
         case redirect(status: Int, location: String)
+        /// 304 Not Modified, declaring the `bytes` of the body a 200 would
+        /// have, and (as HTTP says a 304 does) sending none.
+        case notModified(claims: Int)
     }
 
     /// What happened on one connection.
@@ -309,6 +312,9 @@ public final class HostileServer: Sendable {
                 return false
             case .redirect(let status, let location):
                 _ = emit(head("\(status) Moved", ["Location: \(location)", "Content-Length: 0"]))
+                return false
+            case .notModified(let bytes):
+                _ = emit(head("304 Not Modified", ["Content-Length: \(bytes)"]))
                 return false
             }
         }

@@ -297,6 +297,18 @@ struct HostileTransportTests {
         #expect(server.connections(to: "/loop").count == 1)
     }
 
+    /// A 304 has no body whatever its Content-Length says: an answer, not
+    /// one cut short.
+    @Test func notModifiedIsAnAnswerWithoutABody() async throws {
+        let server = try HostileServer(["/cached": .notModified(claims: 5_000)])
+        defer { server.stop() }
+        try await CurlTransport.withTransport { transport in
+            let response = try await transport.send(request(server, "cached"))
+            #expect(response.status == 304 && response.body.isEmpty)
+            #expect(response[header: "content-length"] == "5000")
+        }
+    }
+
     @Test func refusedConnectionIsDescribedAndFast() async throws {
         // A port that was free a moment ago: bind, note, close.
         let server = try HostileServer([:])
