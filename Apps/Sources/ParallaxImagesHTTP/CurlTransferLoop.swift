@@ -24,7 +24,10 @@ final class CurlTransferLoop: @unchecked Sendable {
     /// Running transfers to take off (under `lock`).
     private var cancelling: [CurlTransfer] = []
     private var stopping = false
+    /// The thread has left its loop: nothing may wake it any more.
     private var exited = false
+    /// The thread has freed the multi handle and is ending.
+    private var finished = false
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
     /// The multi handle; used only on the loop's thread, but for
     /// `curl_multi_wakeup`, which libcurl allows from any thread.
@@ -107,7 +110,7 @@ final class CurlTransferLoop: @unchecked Sendable {
     func waitUntilStopped() async {
         await withCheckedContinuation { continuation in
             lock.lock()
-            if exited {
+            if finished {
                 lock.unlock()
                 continuation.resume()
             } else {
@@ -151,10 +154,13 @@ final class CurlTransferLoop: @unchecked Sendable {
         }
         lock.lock()
         exited = true
+        lock.unlock()
+        curl_multi_cleanup(multi)
+        lock.lock()
+        finished = true
         let waiters = exitWaiters
         exitWaiters = []
         lock.unlock()
-        curl_multi_cleanup(multi)
         for waiter in waiters { waiter.resume() }
     }
 
