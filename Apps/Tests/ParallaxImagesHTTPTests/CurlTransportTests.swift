@@ -393,6 +393,32 @@ struct HostileTransportTests {
         #expect(closed.count == count)
         await transport.shutdown()
     }
+
+    /// A gallery asks for 16 photos at once; the default transport opens
+    /// six connections to the host, as browsers do, and the rest wait for
+    /// one. More at once overflows a small server's listen queue
+    /// (`python3 -m http.server` listens with a backlog of 5), and each
+    /// dropped connect waits out the kernel's one-second SYN retransmit.
+    @Test func theDefaultOpensSixConnectionsToAHost() async throws {
+        let server = try HostileServer(["/silent": .silent])
+        defer { server.stop() }
+        let transport = CurlTransport()
+        #expect(transport.configuration.maximumConnectionsPerHost == 6)
+        let tasks = (0..<16).map { _ in
+            Task { await outcome(of: transport, request(server, "silent", timeout: 120)) }
+        }
+        await server.requests(to: "/silent", count: 6)
+        // The other ten are in libcurl's queue: a cancel ends them there.
+        for task in tasks { task.cancel() }
+        for task in tasks {
+            let result = await task.value
+            #expect(throws: HTTPTransportError.cancelled) { try result.get() }
+        }
+        let closed = await server.closedConnections(to: "/silent", count: 6)
+        #expect(closed.count == 6)
+        #expect(server.connections.count == 6, "\(server.connections.count) connections were opened")
+        await transport.shutdown()
+    }
 }
 
 /// The transport's own life: requests cancelled before they start, and
