@@ -175,6 +175,67 @@ static inline int pk_paeth(int a, int b, int c) {
     return predictor;
 }
 
+#if defined(__SSE2__)
+// Paeth rows with SSE2 (every x86-64 processor has it): one pixel a step,
+// its three or four bytes side by side as 16-bit lanes, so a step is a few
+// vector instructions instead of the scalar predictor once per byte. The
+// rows are serial (each pixel's left neighbour is the one just decoded),
+// so this is as wide as it gets; it takes about half the scalar version's
+// time on a photo, where the Paeth filter is nearly every row and most of
+// the decode.
+#include <emmintrin.h>
+
+// A pixel's bytes as 16-bit lanes. Three bytes are put together in a
+// register, never through memory: a load that spans several smaller stores
+// cannot be forwarded from them, and stalls until they are written.
+static inline __m128i pk_paeth_load(const uint8_t *pixel, int bpp) {
+    uint32_t bytes;
+    if (bpp == 4) memcpy(&bytes, pixel, 4);
+    else bytes = (uint32_t)pixel[0] | (uint32_t)pixel[1] << 8 | (uint32_t)pixel[2] << 16;
+    return _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128());
+}
+
+static inline void pk_paeth_store(uint8_t *pixel, __m128i lanes, int bpp) {
+    uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(lanes, lanes));
+    if (bpp == 4) {
+        memcpy(pixel, &bytes, 4);
+    } else {
+        pixel[0] = (uint8_t)bytes;
+        pixel[1] = (uint8_t)(bytes >> 8);
+        pixel[2] = (uint8_t)(bytes >> 16);
+    }
+}
+
+static inline __m128i pk_paeth_abs(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
+
+static inline __m128i pk_paeth_pick(__m128i mask, __m128i chosen, __m128i otherwise) {
+    return _mm_or_si128(_mm_and_si128(mask, chosen), _mm_andnot_si128(mask, otherwise));
+}
+
+// `bpp` is a constant where this is inlined, so each pixel's loads and store are one move.
+static inline __attribute__((always_inline)) void pk_png_paeth_pixels(uint8_t *row, const uint8_t *previous,
+                                                                      size_t count, int bpp) {
+    const __m128i low_byte = _mm_set1_epi16(0xFF);
+    __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
+    for (size_t i = 0; i + (size_t)bpp <= count; i += (size_t)bpp) {
+        __m128i b = pk_paeth_load(previous + i, bpp);
+        __m128i p = _mm_sub_epi16(b, c), q = _mm_sub_epi16(a, c);
+        __m128i pa = pk_paeth_abs(p), pb = pk_paeth_abs(q), pc = pk_paeth_abs(_mm_add_epi16(p, q));
+        // The nearest, ties to a, then b: c unless b is the smallest, a if it is.
+        __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+        __m128i predictor = pk_paeth_pick(_mm_cmpeq_epi16(pb, smallest), b, c);
+        predictor = pk_paeth_pick(_mm_cmpeq_epi16(pa, smallest), a, predictor);
+        a = _mm_and_si128(_mm_add_epi16(pk_paeth_load(row + i, bpp), predictor), low_byte);
+        pk_paeth_store(row + i, a, bpp);
+        c = b;
+    }
+}
+
+static void pk_png_paeth(uint8_t *row, const uint8_t *previous, size_t count, int bpp) {
+    if (bpp == 4) pk_png_paeth_pixels(row, previous, count, 4);
+    else pk_png_paeth_pixels(row, previous, count, 3);
+}
+#else
 // Paeth rows of 3- and 4-byte pixels: the left pixel and the one above it
 // are kept in variables of their own, not read back from the row just
 // written, so each byte's dependency chain is the predictor alone (a
@@ -199,6 +260,12 @@ static void pk_png_paeth4(uint8_t *row, const uint8_t *previous, size_t count) {
     }
 }
 
+static void pk_png_paeth(uint8_t *row, const uint8_t *previous, size_t count, int bpp) {
+    if (bpp == 4) pk_png_paeth4(row, previous, count);
+    else pk_png_paeth3(row, previous, count);
+}
+#endif
+
 // Undoes `row`'s filter in place against `previous` (the row above, unfiltered; zeros for the first), for
 // `bpp` (3 or 4) bytes a pixel; `count` is a multiple of it. Filter types were checked before.
 static void pk_png_unfilter(int filter, uint8_t *row, const uint8_t *previous, size_t count, int bpp) {
@@ -215,8 +282,7 @@ static void pk_png_unfilter(int filter, uint8_t *row, const uint8_t *previous, s
         for (; i < count; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + previous[i]) >> 1));
         break;
     case 4:
-        if (bpp == 4) pk_png_paeth4(row, previous, count);
-        else pk_png_paeth3(row, previous, count);
+        pk_png_paeth(row, previous, count, bpp);
         break;
     default:
         break;
