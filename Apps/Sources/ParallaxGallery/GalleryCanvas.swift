@@ -37,6 +37,9 @@ package protocol GalleryCanvas: AnyObject {
     /// filling `rect` (its centre cropped to the rectangle's shape) and
     /// scaled up smoothly, as the photo's thumbnail will fill it.
     func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect)
+    /// Whether photo `id`'s preview has no transparent pixel (a ThumbHash
+    /// made without alpha): drawn, it hides whatever is under it.
+    func isPreviewOpaque(_ image: PixelImage, of id: ImageID) -> Bool
     /// Limits drawing to `rect` (nil: the whole canvas).
     func clip(to rect: CGRect?)
     /// Draws one line of text with its top-left corner at `point`, with a

@@ -110,6 +110,8 @@ package struct GalleryRenderer {
     private func drawPlaceholder(_ cell: CellContent, on canvas: GalleryCanvas) {
         switch cell.placeholder {
         case .preview(let preview):
+            // A see-through photo's preview is see-through too: the tile's colour under it, never the window's.
+            if !canvas.isPreviewOpaque(preview, of: cell.id) { canvas.fill(cell.frame, Self.cachedPlaceholder) }
             // Where the photo will be: in its content frame, parallax included, under the cell's clip.
             canvas.drawPreview(preview, of: cell.id, in: cell.contentFrame.offsetBy(dx: cell.frame.minX, dy: cell.frame.minY))
         case .cached:

@@ -250,6 +250,11 @@ package final class SDLCanvas: GalleryCanvas {
         texture(for: image, key: key)?.isOpaque ?? false
     }
 
+    package func isPreviewOpaque(_ image: PixelImage, of id: ImageID) -> Bool {
+        guard previewTexture(for: image, of: id) != nil else { return false }
+        return previews[id]?.isOpaque ?? false
+    }
+
     package func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect) {
         guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
         // Filling `rect`: the whole preview over the rectangle grown to the preview's shape, centred, which

@@ -168,10 +168,15 @@ struct CanvasCostTests {
 
     /// A photo with transparent pixels keeps its placeholder under it once
     /// faded in; an opaque one covers it, and the frame draws no
-    /// placeholder there at all.
-    @Test func placeholdersAreLeftOutOnlyUnderOpaquePhotos() async throws {
+    /// placeholder there at all. Where the placeholder is the photo's
+    /// preview (listed beforehand, as a server's manifest gives them), a
+    /// see-through preview has the tile's colour under it: the window's
+    /// background never shows through a photo.
+    @Test(arguments: [false, true])
+    func placeholdersAreLeftOutOnlyUnderOpaquePhotos(previewsListed: Bool) async throws {
         let size = CGSize(width: 390, height: 844)
         func library(transparent: Bool) -> PhotoLibrary {
+            var previews: [ImageID: ThumbHash] = [:]
             let images = (0..<12).map { index -> (ImageID, Data) in
                 // Left half clear (alpha 0) when `transparent`; the rest opaque red.
                 var pixels = [UInt8](repeating: 0, count: 400 * 400 * 4)
@@ -179,9 +184,13 @@ struct CanvasCostTests {
                     pixels[pixel * 4] = 200
                     pixels[pixel * 4 + 3] = 255
                 }
-                return (ImageID("photo-\(index).png"), PixelImage(width: 400, height: 400, pixels: pixels)!.pngData()!)
+                let image = PixelImage(width: 400, height: 400, pixels: pixels)!
+                previews[ImageID("photo-\(index).png")] = ThumbHash(encoding: image)
+                return (ImageID("photo-\(index).png"), image.pngData()!)
             }
-            return PhotoLibrary(source: InMemoryImageSource(images: images), credits: [], description: "test photos")
+            let photos = InMemoryImageSource(images: images)
+            let source: any ImageSource = previewsListed ? PreviewListingSource(base: photos, previews: previews) : photos
+            return PhotoLibrary(source: source, credits: [], description: "test photos")
         }
         for transparent in [false, true] {
             var settings = GallerySettings()
@@ -199,6 +208,10 @@ struct CanvasCostTests {
             let frame = try #require(headless.canvas.readPixels())
             let shown = model.cells.filter { $0.image != nil && $0.opacity == 1 }
             try #require(shown.count >= 4)
+            if previewsListed {
+                #expect(shown.allSatisfy { if case .preview = $0.placeholder { true } else { false } },
+                        "every tile's placeholder is its listed preview")
+            }
             if transparent {
                 #expect(recorder.fills.count >= shown.count, "a placeholder under every see-through photo")
                 for cell in shown where cell.frame.minY >= 0 && cell.frame.maxY <= size.height {
@@ -216,6 +229,19 @@ struct CanvasCostTests {
             }
         }
     }
+}
+
+/// Photos in memory whose previews the listing gives, as a server's
+/// manifest does: every tile's placeholder is its preview from the start.
+private struct PreviewListingSource: ImageSource {
+    let base: InMemoryImageSource
+    let previews: [ImageID: ThumbHash]
+
+    func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await base.imageIDs() }
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await base.data(for: id) }
+    func isStoredLocally(_ id: ImageID) async -> Bool { true }
+    func fingerprint(for id: ImageID) async -> String? { await base.fingerprint(for: id) }
+    func listedPreviews() async -> [ImageID: ThumbHash] { previews }
 }
 
 /// A canvas that records the fills it is asked for and passes every call
@@ -238,6 +264,7 @@ private final class RecordingCanvas: GalleryCanvas {
     }
     func isOpaque(_ image: PixelImage, key: ThumbnailKey) -> Bool { canvas.isOpaque(image, key: key) }
     func drawPreview(_ image: PixelImage, of id: ImageID, in rect: CGRect) { canvas.drawPreview(image, of: id, in: rect) }
+    func isPreviewOpaque(_ image: PixelImage, of id: ImageID) -> Bool { canvas.isPreviewOpaque(image, of: id) }
     func clip(to rect: CGRect?) { canvas.clip(to: rect) }
     func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool) {
         canvas.drawText(text, at: point, size: size, color: color, outlined: outlined)
