@@ -46,6 +46,8 @@ let package = Package(
                 .linkedLibrary("jpeg"), .linkedLibrary("png"),
                 // Whole PNG images inflated at once (parallax_png_whole.c).
                 .linkedLibrary("deflate", .when(platforms: [.linux, .android, .openbsd])),
+                // Large PNG images inflated a row at a time (parallax_png_whole.c), as libpng does.
+                .linkedLibrary("z", .when(platforms: [.linux, .android, .openbsd])),
                 .linkedLibrary("webp", .when(platforms: [.linux, .android, .openbsd])),
                 .linkedLibrary("webpdemux", .when(platforms: [.linux, .android, .openbsd])),
                 // libheif and libavif are loaded when the first HEIF or AVIF photo is met

@@ -167,6 +167,16 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
         if (message && message_capacity > 0) message[0] = 0;
         return PK_OK;
     }
+    // The same files over that memory: a row at a time, unfiltered here (parallax_png_whole.c).
+    pk_status streamed = pk_png_streamed_rows(data, size, max_memory, sink, context, peak_memory);
+    if (streamed != PK_ERROR_UNSUPPORTED) {
+        if (message && message_capacity > 0) {
+            const char *text = streamed == PK_OK ? "" : streamed == PK_ERROR_TRUNCATED ? "Not enough image data (truncated)"
+                             : streamed == PK_ERROR_NO_MEMORY ? "out of memory" : "the image data is corrupt";
+            snprintf(message, message_capacity, "%s", text);
+        }
+        return streamed;
+    }
     return pk_png_stream_rows(data, size, max_memory, sink, context, peak_memory, message, message_capacity);
 }
 

@@ -1,17 +1,21 @@
-// A PNG's rows from one inflate of its whole image data.
+// A PNG's rows decoded here instead of by libpng, for the files photos and
+// screenshots come as: 8-bit RGB or RGBA, not interlaced, without tRNS or a
+// palette.
 //
-// libpng inflates a PNG's image data through zlib, a few kilobytes at a
-// time, and for a photo-sized PNG that inflate is half the decode. libdeflate
-// inflates a whole zlib stream at once three to five times faster, given the
-// whole output buffer: a PNG's size is exactly known from its header (one
-// filter byte and the row's bytes, per row; PNG specification, 7.2). This
-// path takes the files photos and screenshots come as, 8-bit RGB or RGBA,
-// not interlaced, without tRNS or a palette: it finds the IDAT chunks,
-// inflates them in one call into that buffer, undoes each row's filter
-// (specification, 9) in place, and hands the rows over as libpng's path
-// would, RGBA and premultiplied, pixel for pixel the same.
+// Whole: libpng inflates a PNG's image data through zlib, a few kilobytes at
+// a time, and for a photo-sized PNG that inflate is half the decode.
+// libdeflate inflates a whole zlib stream at once three to five times
+// faster, given the whole output buffer: a PNG's size is exactly known from
+// its header (one filter byte and the row's bytes, per row; PNG
+// specification, 7.2). This path finds the IDAT chunks, inflates them in one
+// call into that buffer, undoes each row's filter (specification, 9) in
+// place, and hands the rows over as libpng's path would, RGBA and
+// premultiplied, pixel for pixel the same.
 //
-// Nothing here decides an error. Every check is made before the first row
+// Row by row (at the end of the file): the same files when their whole image
+// is more memory than a decode may hold, zlib inflating a row at a time.
+//
+// The whole path decides no error: every check is made before the first row
 // is handed over: the chunks' layout and lengths, the CRC of IHDR and of
 // every IDAT (libpng's default for critical chunks), the zlib stream's
 // header, Adler-32 and exact size, and every row's filter type. A file that
@@ -24,6 +28,7 @@
 #include "parallax_codecs.h"
 
 #include <libdeflate.h>
+#include <zlib.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -289,6 +294,21 @@ static void pk_png_unfilter(int filter, uint8_t *row, const uint8_t *previous, s
     }
 }
 
+// An unfiltered row as premultiplied RGBA, as libpng's path hands it over.
+static void pk_png_row_to_rgba(const uint8_t *samples, uint8_t *rgba, const pk_png_whole_layout *layout) {
+    if (layout->channels == 4) {
+        memcpy(rgba, samples, (size_t)layout->width * 4);
+        pk_png_premultiply(rgba, (int)layout->width);
+    } else {
+        for (uint32_t x = 0; x < layout->width; x++) {
+            rgba[4 * x] = samples[3 * x];
+            rgba[4 * x + 1] = samples[3 * x + 1];
+            rgba[4 * x + 2] = samples[3 * x + 2];
+            rgba[4 * x + 3] = 0xFF;
+        }
+    }
+}
+
 pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, size_t shared_limit,
                                    pk_row_sink sink, void *context, size_t *peak_memory) {
     pk_png_whole_layout layout;
@@ -331,18 +351,7 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
                 for (uint32_t y = 0; y < layout.height; y++) {
                     uint8_t *row = raw + (size_t)y * layout.row_bytes;
                     pk_png_unfilter(row[0], row + 1, previous, samples, layout.channels);
-                    if (layout.channels == 4) {
-                        memcpy(rgba, row + 1, samples);
-                        pk_png_premultiply(rgba, (int)layout.width);
-                    } else {
-                        const uint8_t *rgb = row + 1;
-                        for (uint32_t x = 0; x < layout.width; x++) {
-                            rgba[4 * x] = rgb[3 * x];
-                            rgba[4 * x + 1] = rgb[3 * x + 1];
-                            rgba[4 * x + 2] = rgb[3 * x + 2];
-                            rgba[4 * x + 3] = 0xFF;
-                        }
-                    }
+                    pk_png_row_to_rgba(row + 1, rgba, &layout);
                     previous = row + 1;
                     if (sink(context, (int)y, 0, 1, (int)layout.width, rgba)) break;
                 }
@@ -356,5 +365,95 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
     pk_png_unmap(raw, layout.raw_bytes);
     pk_png_unmap(gathered, gathered_bytes);
     pk_png_whole_release(needed);
+    return status;
+}
+
+// ---- Row by row: zlib's inflate, a row at a time ----
+//
+// The same files, when their whole image is more than the memory a decode
+// may hold (large PNG photos) or decoded ahead of need: zlib inflates one
+// row at a time into two rows' buffers, and the rows are unfiltered here
+// (the SSE2 Paeth above) instead of by libpng, whose Paeth filter goes a
+// byte at a time and was most of a large PNG's decode. Memory: two rows,
+// the RGBA row and zlib's state and 32 KB window.
+//
+// The checks the chunks allow (layout, lengths, CRCs) are made before the
+// first row, as for whole images, and a file failing them is libpng's. The
+// zlib stream and the filter types can only be checked as the rows come:
+// a flaw there, once rows have been handed over, ends the decode with the
+// status libpng gives the same flaw (PNGStreamedRowsTests compares them):
+// PK_ERROR_TRUNCATED when the image data runs out, PK_ERROR_CORRUPT for a
+// zlib error or a filter type over 4. A flaw before the first row leaves
+// the file to libpng, as the whole path does.
+
+// zlib's state and window (about 7 KB and 32 KB in zlib 1.2.13), rounded up.
+enum { PK_PNG_ZLIB_STATE_BYTES = 64 << 10 };
+
+size_t pk_png_streamed_bytes(const uint8_t *data, size_t size) {
+    pk_png_whole_layout layout;
+    if (!pk_png_whole_scan(data, size, &layout)) return 0;
+    return 2 * layout.row_bytes + (size_t)layout.width * 4 + PK_PNG_ZLIB_STATE_BYTES;
+}
+
+// The next IDAT's data into `stream`, from the chunk at `*offset`; 0 when there is none.
+static int pk_png_next_idat(const uint8_t *data, size_t size, size_t *offset, int *left, z_stream *stream) {
+    uint32_t length;
+    const uint8_t *type;
+    while (*left > 0 && pk_png_chunk(data, size, *offset, &length, &type)) {
+        *offset += 12 + (size_t)length;
+        (*left)--;
+        if (length == 0) continue;
+        stream->next_in = (Bytef *)(uintptr_t)(type + 4);
+        stream->avail_in = length;
+        return 1;
+    }
+    return 0;
+}
+
+pk_status pk_png_streamed_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
+                               size_t *peak_memory) {
+    pk_png_whole_layout layout;
+    if (!sink || !pk_png_whole_scan(data, size, &layout)) return PK_ERROR_UNSUPPORTED;
+    size_t needed = 2 * layout.row_bytes + (size_t)layout.width * 4 + PK_PNG_ZLIB_STATE_BYTES;
+    if (needed > max_memory) return PK_ERROR_UNSUPPORTED;
+    uint8_t *above = calloc(1, layout.row_bytes);   // the row above; zeros above the first
+    uint8_t *row = malloc(layout.row_bytes);
+    uint8_t *rgba = malloc((size_t)layout.width * 4);
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    int inflating = above && row && rgba && inflateInit(&stream) == Z_OK;
+    pk_status status = inflating ? PK_OK : PK_ERROR_NO_MEMORY;
+    size_t offset = (size_t)(layout.first_idat - data) - 8;
+    int left = layout.idat_count;
+    uint32_t handed = 0;
+    while (status == PK_OK && handed < layout.height) {
+        stream.next_out = row;
+        stream.avail_out = (uInt)layout.row_bytes;
+        while (status == PK_OK && stream.avail_out > 0) {
+            if (stream.avail_in == 0 && !pk_png_next_idat(data, size, &offset, &left, &stream)) {
+                status = PK_ERROR_TRUNCATED;                     // libpng: "Not enough image data"
+                break;
+            }
+            int result = inflate(&stream, Z_NO_FLUSH);
+            if (result == Z_STREAM_END && stream.avail_out > 0) status = PK_ERROR_TRUNCATED;
+            else if (result != Z_OK && result != Z_STREAM_END && !(result == Z_BUF_ERROR && stream.avail_in == 0))
+                status = result == Z_MEM_ERROR ? PK_ERROR_NO_MEMORY : PK_ERROR_CORRUPT;
+        }
+        if (status == PK_OK && row[0] > 4) status = PK_ERROR_CORRUPT;      // libpng: "bad adaptive filter value"
+        if (status != PK_OK) break;
+        pk_png_unfilter(row[0], row + 1, above + 1, layout.row_bytes - 1, layout.channels);
+        pk_png_row_to_rgba(row + 1, rgba, &layout);
+        uint8_t *swap = above;
+        above = row;
+        row = swap;
+        if (sink(context, (int)handed++, 0, 1, (int)layout.width, rgba)) break;
+    }
+    // A flaw before the first row: libpng's to decode or to name.
+    if (status != PK_OK && status != PK_ERROR_NO_MEMORY && handed == 0) status = PK_ERROR_UNSUPPORTED;
+    if (status == PK_OK && peak_memory) *peak_memory = needed;
+    if (inflating) inflateEnd(&stream);
+    free(above);
+    free(row);
+    free(rgba);
     return status;
 }

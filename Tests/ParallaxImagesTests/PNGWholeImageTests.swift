@@ -5,13 +5,14 @@ import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
-/// The whole-image PNG path (one libdeflate inflate, rows unfiltered here)
-/// against libpng's rows of the same files: the same pixels, byte for byte,
-/// for every filter type and chunk layout, and every flawed or other file
-/// left to libpng before a row is handed over.
-@Suite("PNG, whole image inflated at once")
+/// The PNG paths that unfilter rows here, the whole image inflated at once
+/// (libdeflate) and a row at a time (zlib), against libpng's rows of the
+/// same files: the same pixels, byte for byte, for every filter type and
+/// chunk layout; every flawed or other file left to libpng before a row is
+/// handed over, and a flaw found after that given libpng's status.
+@Suite("PNG, rows unfiltered here")
 struct PNGWholeImageTests {
-    enum Path { case whole, libpng }
+    enum Path { case whole, streamed, libpng }
 
     /// The rows `path` hands over for `data`, or its status.
     static func decode(_ data: [UInt8], width: Int, height: Int, by path: Path,
@@ -22,6 +23,7 @@ struct PNGWholeImageTests {
         let status = data.withUnsafeBufferPointer { bytes in
             switch path {
             case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, .max, CollectedRows.sink, context, nil)
+            case .streamed: pk_png_streamed_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil)
             case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil, &message, message.count)
             }
         }
@@ -57,8 +59,10 @@ struct PNGWholeImageTests {
     /// `filters`, in a zlib stream of stored blocks of at most `blockSize`
     /// bytes, split into IDATs of at most `idatSize` bytes, with `before`
     /// (chunks) between IHDR and the first IDAT.
+    /// `damage`, when given, changes the zlib stream before it is cut into IDATs.
     static func png(width: Int, height: Int, channels: Int, pixels: [UInt8], filters: [Int], blockSize: Int = 65_535,
-                    idatSize: Int = 1 << 30, before: [[UInt8]] = [], claimedHeight: Int? = nil) -> [UInt8] {
+                    idatSize: Int = 1 << 30, before: [[UInt8]] = [], claimedHeight: Int? = nil,
+                    damage: ((inout [UInt8]) -> Void)? = nil) -> [UInt8] {
         var raw: [UInt8] = []
         let stride = width * channels
         for y in 0..<height {
@@ -83,6 +87,7 @@ struct PNGWholeImageTests {
         var s1: UInt32 = 1, s2: UInt32 = 0
         for byte in raw { s1 = (s1 + UInt32(byte)) % 65_521; s2 = (s2 + s1) % 65_521 }
         zlib += bigEndian(s2 << 16 | s1)
+        damage?(&zlib)
 
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         file += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(claimedHeight ?? height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0])
@@ -113,10 +118,12 @@ struct PNGWholeImageTests {
                            blockSize: Int.random(in: 1...300, using: &random), idatSize: Int.random(in: 1...200, using: &random),
                            before: before)
             let whole = Self.decode(file, width: width, height: height, by: .whole)
+            let streamed = Self.decode(file, width: width, height: height, by: .streamed)
             let libpng = Self.decode(file, width: width, height: height, by: .libpng)
-            #expect(whole.status == PK_OK && libpng.status == PK_OK, "round \(round)")
+            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK, "round \(round)")
             #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "round \(round): \(width)×\(height), \(channels) channels")
-            #expect(whole.rows.handedOver == height)
+            #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, round \(round): \(width)×\(height), \(channels) channels")
+            #expect(whole.rows.handedOver == height && streamed.rows.handedOver == height)
         }
     }
 
@@ -133,9 +140,11 @@ struct PNGWholeImageTests {
             }
             let file = [UInt8](TestImages.png(width: width, height: height, rgba: rgba))
             let whole = Self.decode(file, width: width, height: height, by: .whole)
+            let streamed = Self.decode(file, width: width, height: height, by: .streamed)
             let libpng = Self.decode(file, width: width, height: height, by: .libpng)
-            #expect(whole.status == PK_OK && libpng.status == PK_OK)
+            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK)
             #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "\(width)×\(height)")
+            #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, \(width)×\(height)")
         }
     }
 
@@ -150,9 +159,11 @@ struct PNGWholeImageTests {
         for photo in pngs {
             let file = [UInt8](try Data(contentsOf: RealPhotos.directory.appendingPathComponent(photo.file)))
             let whole = Self.decode(file, width: photo.width, height: photo.height, by: .whole)
+            let streamed = Self.decode(file, width: photo.width, height: photo.height, by: .streamed)
             let libpng = Self.decode(file, width: photo.width, height: photo.height, by: .libpng)
-            #expect(whole.status == PK_OK && libpng.status == PK_OK, "\(photo.file)")
+            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK, "\(photo.file)")
             #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "\(photo.file)")
+            #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, \(photo.file)")
         }
     }
 
@@ -192,6 +203,11 @@ struct PNGWholeImageTests {
             let whole = Self.decode(file, width: width, height: height, by: .whole)
             #expect(whole.status == PK_ERROR_UNSUPPORTED, "\(name)")
             #expect(whole.rows.handedOver == 0, "\(name)")
+            // Row by row, a flaw is found as the rows come: only those before the first row are libpng's.
+            guard !["too little image data", "too much image data"].contains(name) else { continue }
+            let streamed = Self.decode(file, width: width, height: height, by: .streamed)
+            #expect(streamed.status == PK_ERROR_UNSUPPORTED, "streamed: \(name)")
+            #expect(streamed.rows.handedOver == 0, "streamed: \(name)")
         }
         // Within the memory given only.
         let needed = good.withUnsafeBufferPointer { pk_png_whole_image_bytes($0.baseAddress, $0.count) }
@@ -237,6 +253,56 @@ struct PNGWholeImageTests {
             #expect(nested.status == expected, "a limit of \(limit) bytes for two of \(needed)")
         }
         #expect(PK_PNG_WHOLE_SHARED_LIMIT >= 16 << 20)
+    }
+
+    /// Flaws the rows show only as they come, after the first: the
+    /// row-by-row path stops with the status libpng gives the same file,
+    /// having handed over the rows before the flaw; a stream with more data
+    /// than the image decodes, as libpng decodes it.
+    @Test func flawsAfterTheFirstRowGetLibpngsStatus() {
+        let width = 9, height = 6, stride = width * 3
+        var random = SplitMix64(seed: 13)
+        let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let filters = [0, 1, 2, 3, 4, 4]
+        // One row a stored block: block k's header at 2 + k × (5 + row bytes), its row's filter byte after it.
+        let block = stride + 1
+        let cases: [(String, [UInt8], pk_status)] = [
+            ("row 3 with filter type 5",
+             Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block, idatSize: 25) {
+                 $0[2 + 3 * (5 + block) + 5] = 5
+             }, PK_ERROR_CORRUPT),
+            ("block 3's length and its complement disagree",
+             Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block, idatSize: 25) {
+                 $0[2 + 3 * (5 + block) + 3] ^= 0xFF
+             }, PK_ERROR_CORRUPT),
+            ("too little image data",
+             Self.png(width: width, height: height - 2, channels: 3, pixels: pixels, filters: filters, blockSize: block,
+                      claimedHeight: height), PK_ERROR_TRUNCATED),
+            ("too much image data",
+             Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block,
+                      claimedHeight: height - 2), PK_OK),
+        ]
+        for (name, file, expected) in cases {
+            let streamed = Self.decode(file, width: width, height: height, by: .streamed)
+            let libpng = Self.decode(file, width: width, height: height, by: .libpng)
+            #expect(libpng.status == expected, "libpng: \(name)")
+            #expect(streamed.status == libpng.status, "\(name): \(streamed.status) against libpng's \(libpng.status)")
+            #expect(streamed.rows.handedOver > 0, "\(name)")
+            #expect(Self.firstDifference(Array(streamed.rows.pixels.prefix(streamed.rows.handedOver * width * 4)),
+                                         Array(libpng.rows.pixels.prefix(streamed.rows.handedOver * width * 4))) == nil, "\(name)")
+        }
+        // A file cut inside a later IDAT (every IDAT before it whole): the rows run out.
+        let whole = Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block, idatSize: 40)
+        let cut = Array(whole[..<(whole.count / 2 + 5)])
+        let streamed = Self.decode(cut, width: width, height: height, by: .streamed)
+        let libpng = Self.decode(cut, width: width, height: height, by: .libpng)
+        #expect(libpng.status == PK_ERROR_TRUNCATED && streamed.status == PK_ERROR_TRUNCATED)
+        #expect(streamed.rows.handedOver > 0)
+        // Within the memory given only.
+        let needed = whole.withUnsafeBufferPointer { pk_png_streamed_bytes($0.baseAddress, $0.count) }
+        #expect(needed >= 2 * (stride + 1) + width * 4)
+        #expect(Self.decode(whole, width: width, height: height, by: .streamed, maxMemory: needed - 1).status == PK_ERROR_UNSUPPORTED)
+        #expect(Self.decode(whole, width: width, height: height, by: .streamed, maxMemory: needed).status == PK_OK)
     }
 
     /// Where two decodes' bytes first differ (or their lengths, if one is a

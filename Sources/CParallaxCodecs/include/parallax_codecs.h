@@ -176,6 +176,21 @@ size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size);
 pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, size_t shared_limit,
                                    pk_row_sink sink, void *context, size_t *peak_memory);
 
+/// The same files as the whole-image path, decoded a row at a time: zlib
+/// inflates each row into two rows' buffers and it is unfiltered here, not
+/// by libpng (about 1.5 times as fast as libpng's rows, in memory of the
+/// same order). PK_ERROR_UNSUPPORTED, before any row is handed over, for a
+/// file it leaves to libpng, one whose memory (``pk_png_streamed_bytes``)
+/// is over `max_memory`, and one whose image data is flawed before its
+/// first row; a flaw after that ends the decode with the status libpng
+/// would give it (PK_ERROR_TRUNCATED or PK_ERROR_CORRUPT).
+pk_status pk_png_streamed_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
+                               size_t *peak_memory);
+
+/// The bytes ``pk_png_streamed_rows`` holds for the file (two rows, an
+/// RGBA row and zlib's state), or 0 for a file it leaves to libpng.
+size_t pk_png_streamed_bytes(const uint8_t *data, size_t size);
+
 /// Premultiplies `count` straight RGBA8 pixels in place, rounding to nearest.
 void pk_png_premultiply(uint8_t *pixels, int count);
 
