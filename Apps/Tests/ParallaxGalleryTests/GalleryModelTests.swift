@@ -61,6 +61,38 @@ struct GalleryModelTests {
         #expect(model.scroll.target == model.scroll.bounds.upperBound)
     }
 
+    /// End from the top of a long library arrives at once, gliding only
+    /// the last screen; Home comes back the same way; a glide of a screen
+    /// or two stays a glide all the way.
+    @Test func homeAndEndArriveInAMomentFromFarAway() async throws {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let size = CGSize(width: 390, height: 844)
+        let model = GalleryModel(library: PhotoLibrary.synthetic(count: 3_000, width: 60, height: 40), settings: settings,
+                                 viewportSize: size)
+        await model.loadPhotoList()
+        model.update(now: 0)
+        let end = model.scroll.bounds.upperBound
+        #expect(end > 20 * size.height)
+        model.glide(to: end)
+        #expect(model.scroll.position == end - size.height, "a screen short of the end, gliding the last screen")
+        #expect(model.scroll.target == end)
+        // Two seconds on, within a few points of the end (a glide all the way from the top would still be
+        // more than a screen away: 60,000 points × e^-4).
+        var now = 0.0
+        while now < 2 { now += 1.0 / 60; model.update(now: now) }
+        #expect(end - model.scroll.position < 20, "\(end - model.scroll.position) points short of the end after 2 s")
+        while !model.scroll.isAtRest, now < 10 { now += 1.0 / 60; model.update(now: now) }
+        #expect(model.scroll.position == end)
+        model.glide(to: model.scroll.bounds.lowerBound)
+        #expect(model.scroll.position == size.height && model.scroll.target == 0)
+        while !model.scroll.isAtRest, now < 20 { now += 1.0 / 60; model.update(now: now) }
+        #expect(model.scroll.position == 0)
+        // Two screens: a glide from where it is.
+        model.glide(to: 2 * size.height)
+        #expect(model.scroll.position == 0 && model.scroll.target == 2 * size.height)
+    }
+
     @Test func headlessFramesDrawTheHUDWhenAsked() async throws {
         let library = PhotoLibrary.synthetic(count: 8, width: 120, height: 90)
         var settings = GallerySettings()
