@@ -185,9 +185,9 @@ static inline int pk_paeth(int a, int b, int c) {
 // its three or four bytes side by side as 16-bit lanes, so a step is a few
 // vector instructions instead of the scalar predictor once per byte. The
 // rows are serial (each pixel's left neighbour is the one just decoded),
-// so this is as wide as it gets; it takes about half the scalar version's
-// time on a photo, where the Paeth filter is nearly every row and most of
-// the decode.
+// so this is as wide as it gets. On the sample photos' PNGs, where the
+// Paeth filter is nearly every row, whole decodes take 0.81 of the scalar
+// version's time (inflate included: 316 ms against 390 for the seven).
 #include <emmintrin.h>
 
 // A pixel's bytes as 16-bit lanes. Three bytes are put together in a

@@ -150,8 +150,10 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
 /// An 8-bit RGB or RGBA file, not interlaced, without tRNS or a palette
 /// (photos, screenshots), whose ``pk_png_whole_image_bytes`` fit in
 /// `max_memory`, is decoded by one inflate of its whole image data with
-/// libdeflate instead (the same pixels, several times faster); libpng takes
-/// every other file, and any such file with a flaw.
+/// libdeflate instead (the same pixels, several times faster); one of that
+/// kind over that memory, a row at a time by ``pk_png_streamed_rows``.
+/// libpng takes every other file, and any such file with a flaw found
+/// before its first row.
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity);
 
@@ -178,8 +180,7 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
 
 /// The same files as the whole-image path, decoded a row at a time: zlib
 /// inflates each row into two rows' buffers and it is unfiltered here, not
-/// by libpng (about 1.5 times as fast as libpng's rows, in memory of the
-/// same order). PK_ERROR_UNSUPPORTED, before any row is handed over, for a
+/// by libpng (about 1.4 times as fast as libpng's rows, in less memory). PK_ERROR_UNSUPPORTED, before any row is handed over, for a
 /// file it leaves to libpng, one whose memory (``pk_png_streamed_bytes``)
 /// is over `max_memory`, and one whose image data is flawed before its
 /// first row; a flaw after that ends the decode with the status libpng
