@@ -183,25 +183,9 @@ package struct AnimatedPNG {
     }
 
     private static func append(chunk type: String, _ data: Data, to output: inout Data) {
-        output += be32(UInt32(data.count))
-        let typed = Data(type.utf8) + data
-        output += typed
-        output += be32(crc32(typed))
+        PNGChunk.append(type, data, to: &output)
     }
 
-    private static func be32(_ value: UInt32) -> Data { Data([UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]) }
+    private static func be32(_ value: UInt32) -> Data { Data(PNGChunk.bigEndian(value)) }
     private static func be16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
-
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// PNG's CRC-32.
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return ~crc
-    }
 }

@@ -35,26 +35,15 @@ enum StoredPNG {
             stream.append(contentsOf: raw[offset..<offset + length])
             offset += length
         } while offset < raw.count
-        stream.append(contentsOf: bigEndian(adler32(raw)))
+        stream.append(contentsOf: PNGChunk.bigEndian(adler32(raw)))
 
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         file.reserveCapacity(stream.count + 64)
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
-        appendChunk("IHDR", header, to: &file)
-        appendChunk("IDAT", stream, to: &file)
-        appendChunk("IEND", [], to: &file)
+        let header = PNGChunk.bigEndian(UInt32(width)) + PNGChunk.bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+        PNGChunk.append("IHDR", header, to: &file)
+        PNGChunk.append("IDAT", stream, to: &file)
+        PNGChunk.append("IEND", [UInt8](), to: &file)
         return Data(file)
-    }
-
-    private static func appendChunk(_ type: String, _ body: [UInt8], to file: inout [UInt8]) {
-        let typed = Array(type.utf8) + body
-        file.append(contentsOf: bigEndian(UInt32(body.count)))
-        file.append(contentsOf: typed)
-        file.append(contentsOf: bigEndian(crc32(typed)))
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
     /// zlib's checksum of the uncompressed bytes (RFC 1950, 9).
@@ -73,18 +62,5 @@ enum StoredPNG {
             b %= 65_521
         }
         return b << 16 | a
-    }
-
-    /// PNG's CRC-32 of a chunk's type and data (specification, 5.5).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { (index: Int) -> UInt32 in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
     }
 }

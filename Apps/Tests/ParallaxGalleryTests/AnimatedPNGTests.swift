@@ -34,7 +34,7 @@ struct APNGReading {
             let typed = Data(bytes[(offset + 4)..<(offset + 8 + length)])
             let type = String(decoding: typed.prefix(4), as: UTF8.self)
             let data = [UInt8](typed.dropFirst(4))
-            #expect(Self.be32(bytes, offset + 8 + length) == AnimatedPNG.crc32(typed), "the CRC of \(type)")
+            #expect(Self.be32(bytes, offset + 8 + length) == PNGChunk.crc32(typed), "the CRC of \(type)")
             types.append(type)
             switch type {
             case "IHDR":
@@ -77,7 +77,7 @@ struct APNGReading {
             var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             for (type, data) in [("IHDR", ihdr), ("IDAT", frame.stream), ("IEND", Data())] {
                 let typed = Data(type.utf8) + data
-                png += Self.be32Data(UInt32(data.count)) + typed + Self.be32Data(AnimatedPNG.crc32(typed))
+                png += Self.be32Data(UInt32(data.count)) + typed + Self.be32Data(PNGChunk.crc32(typed))
             }
             let pixels = try CodecImageDecoder().thumbnail(from: png, size: ThumbnailSize(width: frame.width, height: frame.height)).image
             #expect(pixels.width == frame.width && pixels.height == frame.height)

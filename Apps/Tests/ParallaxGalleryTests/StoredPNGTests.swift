@@ -29,7 +29,7 @@ struct StoredPNGTests {
     /// The checksums against their definitions' published check values.
     @Test func checksumsMatchTheirCheckValues() {
         let text = Array("123456789".utf8)
-        #expect(StoredPNG.crc32(text) == 0xCBF4_3926)         // CRC-32/ISO-HDLC's check value
+        #expect(PNGChunk.crc32(text) == 0xCBF4_3926)         // CRC-32/ISO-HDLC's check value
         #expect(StoredPNG.adler32(text) == 0x091E_01DE)       // Adler-32 of the same
         #expect(StoredPNG.adler32([]) == 1)
         // Past one modulo interval (5,552 bytes of 255): the sums wrap as zlib's do.
