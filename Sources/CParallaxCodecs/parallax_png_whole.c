@@ -389,10 +389,14 @@ pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_
 // zlib's state and window (about 7 KB and 32 KB in zlib 1.2.13), rounded up.
 enum { PK_PNG_ZLIB_STATE_BYTES = 64 << 10 };
 
+// Two rows (the one above and the one inflated), the RGBA row and zlib's state.
+static size_t pk_png_streamed_layout_bytes(const pk_png_whole_layout *layout) {
+    return 2 * layout->row_bytes + (size_t)layout->width * 4 + PK_PNG_ZLIB_STATE_BYTES;
+}
+
 size_t pk_png_streamed_bytes(const uint8_t *data, size_t size) {
     pk_png_whole_layout layout;
-    if (!pk_png_whole_scan(data, size, &layout)) return 0;
-    return 2 * layout.row_bytes + (size_t)layout.width * 4 + PK_PNG_ZLIB_STATE_BYTES;
+    return pk_png_whole_scan(data, size, &layout) ? pk_png_streamed_layout_bytes(&layout) : 0;
 }
 
 // The next IDAT's data into `stream`, from the chunk at `*offset`; 0 when there is none.
@@ -414,7 +418,7 @@ pk_status pk_png_streamed_rows(const uint8_t *data, size_t size, size_t max_memo
                                size_t *peak_memory) {
     pk_png_whole_layout layout;
     if (!sink || !pk_png_whole_scan(data, size, &layout)) return PK_ERROR_UNSUPPORTED;
-    size_t needed = 2 * layout.row_bytes + (size_t)layout.width * 4 + PK_PNG_ZLIB_STATE_BYTES;
+    size_t needed = pk_png_streamed_layout_bytes(&layout);
     if (needed > max_memory) return PK_ERROR_UNSUPPORTED;
     uint8_t *above = calloc(1, layout.row_bytes);   // the row above; zeros above the first
     uint8_t *row = malloc(layout.row_bytes);
