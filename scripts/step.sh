@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Times the steps of `make test`, so a slow step shows itself.
+# Times the steps of `make test`, so a slow step shows itself: its wall time,
+# and the CPU time it and its children used (on two cores, the CPU is what
+# the two lanes share, so the heavy step is the one to cut).
 #
 #   scripts/step.sh NAME COMMAND [ARGS...]   runs COMMAND, records how long it took
 #   scripts/step.sh --reset                  forgets the recorded steps
@@ -13,8 +15,8 @@ mkdir -p "$(dirname "$RECORD")"
 case "${1:-}" in
     --reset) : > "$RECORD"; date +%s > "$RECORD.start"; exit 0 ;;
     --summary)
-        awk -F'\t' '{ printf "  %-28s %5d s%s\n", $1, $2, ($3 == 0 ? "" : "  FAILED"); total += $2 }
-                    END { printf "  %-28s %5d s (%d min %d s)\n", "sum of the steps", total, total / 60, total % 60 }' "$RECORD"
+        awk -F'\t' '{ printf "  %-28s %5d s  %5d s CPU%s\n", $1, $2, $4, ($3 == 0 ? "" : "  FAILED"); total += $2; cpu += $4 }
+                    END { printf "  %-28s %5d s  %5d s CPU (%d min %d s)\n", "sum of the steps", total, cpu, total / 60, total % 60 }' "$RECORD"
         if [[ -f "$RECORD.start" ]]; then
             wall=$(( $(date +%s) - $(cat "$RECORD.start") ))
             printf '  %-28s %5d s (%d min %d s): the two lanes run side by side\n' "wall time" "$wall" $((wall / 60)) $((wall % 60))
@@ -27,5 +29,9 @@ name="$1"; shift
 started=$(date +%s)
 "$@"
 status=$?
-printf '%s\t%d\t%d\n' "$name" $(( $(date +%s) - started )) "$status" >> "$RECORD"
+# `times`' second line: the user and system time of the children this shell waited for, e.g. "1m2.5s 0m0.3s".
+cpu=$(times | tail -1 | awk '{ total = 0
+    for (i = 1; i <= 2; i++) { split($i, part, /[ms]/); total += part[1] * 60 + part[2] }
+    printf "%d", total }')
+printf '%s\t%d\t%d\t%d\n' "$name" $(( $(date +%s) - started )) "$status" "$cpu" >> "$RECORD"
 exit "$status"
