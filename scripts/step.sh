@@ -29,9 +29,11 @@ name="$1"; shift
 started=$(date +%s)
 "$@"
 status=$?
-# `times`' second line: the user and system time of the children this shell waited for, e.g. "1m2.5s 0m0.3s".
-cpu=$(times | tail -1 | awk '{ total = 0
+# `times`' second line: the user and system time of the children this shell waited for, e.g. "1m2.5s 0m0.3s"
+# (written to a file by this shell itself: in a pipe or $(...) it would run in a subshell, which has no children).
+times > "$RECORD.cpu.$$"
+cpu=$(tail -1 "$RECORD.cpu.$$" | awk '{ total = 0
     for (i = 1; i <= 2; i++) { split($i, part, /[ms]/); total += part[1] * 60 + part[2] }
-    printf "%d", total }')
+    printf "%d", total }'); rm -f "$RECORD.cpu.$$"
 printf '%s\t%d\t%d\t%d\n' "$name" $(( $(date +%s) - started )) "$status" "$cpu" >> "$RECORD"
 exit "$status"
