@@ -44,7 +44,8 @@ demo: deps
 ## concurrency tests again under the thread sanitizer; the DocC documentation
 ## of every library module, with warnings as errors; the benchmark report
 ## writer on sample input; the sanitizer's build holds only what its tests
-## need, PARALLAXKIT_TESTS_ONLY in Package.swift) and the apps' (their suite,
+## need, PARALLAXKIT_TESTS_ONLY and PARALLAXKIT_TEST_SOURCES in Package.swift)
+## and the apps' (their suite,
 ## then the HTTP transport's against nginx, then the decoder under libFuzzer
 ## for 10 s a side). Each suite runs its tests in parallel, and every test waits for
 ## events, not for the clock, so one lane's load never fails the other's
@@ -69,11 +70,21 @@ test-library-build:
 test-apps-build:
 	scripts/step.sh "apps: build" $(SWIFT) build $(APPS) --build-tests
 
+# The suites run again under the thread sanitizer (each is the file of its name in
+# Tests/ParallaxImagesTests), and the fixtures they use: the sanitizer's build
+# compiles these files alone (PARALLAXKIT_TEST_SOURCES in Package.swift).
+TSAN_SUITES = LoaderTests LoaderStressTests StageLimiterTests LoadPipelineTests ImageBindingTableTests \
+	DiskCacheTests BlockingWorkQueueTests
+TSAN_FIXTURES = CacheFixtures ManualClock TestImages
+comma = ,
+empty =
+space = $(empty) $(empty)
+
 test-library: test-fetch test-library-build
 	scripts/step.sh "library: tests" env PARALLAXKIT_STRESS_EVENTS=50000 $(SWIFT) test --skip-build
 	scripts/step.sh "thread sanitizer" env PARALLAXKIT_TESTS_ONLY=ParallaxImagesTests PARALLAXKIT_STRESS_EVENTS=50000 \
-		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
-		--filter "LoaderTests|LoaderStressTests|StageLimiterTests|LoadPipelineTests|ImageBindingTableTests|DiskCacheTests|BlockingWorkQueueTests"
+		PARALLAXKIT_TEST_SOURCES="$(subst $(space),$(comma),$(addsuffix .swift,$(TSAN_SUITES) $(TSAN_FIXTURES)))" \
+		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(subst $(space),|,$(TSAN_SUITES))"
 	scripts/step.sh "documentation" scripts/docs.sh
 	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
 

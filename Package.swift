@@ -108,4 +108,11 @@ if let kept = Context.environment["PARALLAXKIT_TESTS_ONLY"] {
         guard case let library as Product.Library = product else { return true }
         return !library.targets.allSatisfy(needed.contains)
     }
+    // PARALLAXKIT_TEST_SOURCES names the files of those test targets to compile (comma-separated; the
+    // suites a run filters to, and the fixtures they use): the rest of a large test target is not
+    // compiled under the sanitizer for suites that run without it anyway.
+    if let sources = Context.environment["PARALLAXKIT_TEST_SOURCES"] {
+        let files = sources.split(separator: ",").map(String.init)
+        for target in package.targets where target.type == .test { target.sources = files }
+    }
 }
