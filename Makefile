@@ -43,11 +43,12 @@ demo: deps
 ## decoder's conformance corpus; the loader's and the disk cache's
 ## concurrency tests again under the thread sanitizer; the DocC documentation
 ## of every library module, with warnings as errors; the benchmark report
-## writer on sample input; the sanitizer's build holds only what its tests
-## need, PARALLAXKIT_TESTS_ONLY and PARALLAXKIT_TEST_SOURCES in Package.swift)
-## and the apps' (their suite,
-## then the HTTP transport's against nginx, then the decoder under libFuzzer
-## for 10 s a side). Each suite runs its tests in parallel, and every test waits for
+## writer on sample input; the decoder under libFuzzer for 10 s a side; the
+## sanitizer's build holds only what its tests need, PARALLAXKIT_TESTS_ONLY
+## and PARALLAXKIT_TEST_SOURCES in Package.swift) and the apps' (their suite,
+## then the HTTP transport's against nginx). The apps' build and suite are the
+## longer, so the fuzzing runs in the library's lane, and both lanes end
+## together. Each suite runs its tests in parallel, and every test waits for
 ## events, not for the clock, so one lane's load never fails the other's
 ## tests. The loader's stress test runs 50,000 events in both of its runs
 ## (200,000 when run alone).
@@ -87,12 +88,12 @@ test-library: test-fetch test-library-build
 		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(subst $(space),|,$(TSAN_SUITES))"
 	scripts/step.sh "documentation" scripts/docs.sh
 	scripts/step.sh "benchmark report writer" scripts/test-bench-report.sh
+	scripts/step.sh "fuzzing" scripts/fuzz.sh 10
 
 test-apps: test-fetch test-apps-build
 	scripts/step.sh "apps: tests" env PARALLAX_BIN_PATH="$$($(SWIFT) build $(APPS) --show-bin-path)" \
 		$(SWIFT) test $(APPS) --skip-build --skip ParallaxImagesHTTPTests
 	scripts/step.sh "apps: HTTP transport tests" $(SWIFT) test $(APPS) --skip-build --filter ParallaxImagesHTTPTests
-	scripts/step.sh "fuzzing" scripts/fuzz.sh 10
 
 ## The documentation (DocC archives in .build-docs/archives).
 docs: deps
