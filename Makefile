@@ -109,8 +109,8 @@ fuzz: deps
 ## decoder's memory on hostile files against a baseline, image indexes from
 ## hostile servers against a baseline, a photo tree's listing against find,
 ## launches on library trees of 3,000 to 300,000 photos, the HTTP transport
-## against nginx, the gallery's sessions and memory, and its frames counted in
-## instructions under callgrind (valgrind).
+## against nginx, the gallery's sessions and memory, its frames counted in
+## instructions under callgrind (valgrind), and its window's CPU under Xvfb.
 bench: deps
 	scripts/bench.sh
 	scripts/bench-thumbnails.sh
@@ -120,6 +120,7 @@ bench: deps
 	scripts/bench-library.sh
 	scripts/bench-transport.sh
 	scripts/bench-gallery.sh
+	scripts/bench-window.sh
 	scripts/bench-frame-instructions.sh
 
 ## The Apple surfaces (UIKit, SwiftUI, the iOS example, the README's quick
