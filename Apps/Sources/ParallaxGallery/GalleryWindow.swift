@@ -128,7 +128,7 @@ package final class GalleryWindow {
             canvas.beginFrame()
             if let scene {
                 scene.advance(by: CGFloat(min(start - previous, 0.25)))
-                renderer.draw(scene, on: canvas, hud: hud())
+                renderer.draw(scene, on: canvas, hud: renderer.showsHUD ? hud() : [])
             } else {
                 if let due = pendingClose, start >= due {
                     pendingClose = nil
@@ -136,7 +136,7 @@ package final class GalleryWindow {
                 }
                 model.update(now: start)
                 viewer.update(now: start)
-                renderer.draw(model, viewer: viewer.scene, on: canvas, hud: hud())
+                renderer.draw(model, viewer: viewer.scene, on: canvas, hud: renderer.showsHUD ? hud() : [])
             }
             SDL_RenderPresent(sdlRenderer)
             let finished = Self.now()
@@ -223,6 +223,8 @@ package final class GalleryWindow {
 
     private static func now() -> Double { Double(SDL_GetPerformanceCounter()) / Double(SDL_GetPerformanceFrequency()) }
 
+    /// The HUD's lines: built only for frames that show it (five formatted
+    /// strings and a sort of the last 240 frame times, every frame).
     private func hud() -> [String] {
         let cache = model.loader.memoryCache
         return [
