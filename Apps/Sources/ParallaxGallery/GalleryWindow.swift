@@ -83,10 +83,11 @@ package final class GalleryWindow {
         let size = model.viewportSize
         // A GPU composites the textures where the machine has one. Without one (Xvfb, a VM), SDL's OpenGL
         // renderer would run on Mesa's llvmpipe, a CPU rasteriser slower than SDL's own software renderer,
-        // whose path (plain row copies of opaque photos) is the one this gallery makes cheap. The software
-        // renderer then presents through X11's shared memory: left to itself, SDL would present its window
-        // surface as an OpenGL texture (on llvmpipe again: 62 % of a core for an idle window against 14 %)
-        // and create the window a second time for OpenGL, under another ID.
+        // whose path (plain row copies of opaque photos) is the one this gallery makes cheap. Its frames
+        // then go to the window system without OpenGL (X11's shared memory): left to itself, SDL would
+        // present them as an OpenGL texture (on llvmpipe again: 51-69 % of a core for a window at rest,
+        // against 8 %, scripts/bench-window.sh) and create the window a second time for OpenGL, under
+        // another ID.
         let hasGPU = Self.hasGPU
         if !hasGPU {
             SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software")
