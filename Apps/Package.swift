@@ -128,13 +128,15 @@ let package = Package(
             dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit")],
             path: "Tests/ParallaxImagesHTTPTestSupport"
         ),
+        // Running the apps' executables from their tests, shared by both suites that do.
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(name: "ParallaxCommandLineTests", dependencies: ["ParallaxCommandLine"]),
-        .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo"]),
+        .testTarget(name: "ParallaxDemoTests", dependencies: ["ParallaxDemo", "ProcessTestSupport"]),
         .testTarget(
             name: "ParallaxImagesHTTPTests",
             dependencies: ["ParallaxImagesHTTP", "ParallaxImagesHTTPTestSupport"]
         ),
-        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery", "ParallaxLibraryIndex"]),
+        .testTarget(name: "ParallaxGalleryTests", dependencies: ["ParallaxGallery", "ParallaxLibraryIndex", "ProcessTestSupport"]),
         .testTarget(name: "ParallaxLibraryIndexTests", dependencies: ["ParallaxLibraryIndex", "CSQLite"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParallaxDemo
+import ProcessTestSupport
 
 /// The `parallax-demo` executable, run as a user would.
 enum DemoExecutable {
@@ -30,44 +31,10 @@ enum DemoExecutable {
 
     /// Runs it with `arguments` and waits (at most `timeout` seconds, then stops it).
     static func run(_ arguments: [String], timeout: TimeInterval = 300) throws -> Outcome {
-        let process = Process()
         let executable: URL = try #require(url, "build the apps first (swift build --package-path Apps): no parallax-demo binary")
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let clock = ContinuousClock()
-        let start = clock.now
-        try process.run()
-        // Read while it runs, so a large output cannot fill the pipe and stall it.
-        let output = Reader(out.fileHandleForReading), errors = Reader(err.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let duration = clock.now - start
-        return Outcome(status: process.terminationStatus, output: String(decoding: output.wait(), as: UTF8.self),
-                       errors: String(decoding: errors.wait(), as: UTF8.self), duration: duration)
-    }
-
-    /// Reads a pipe to its end on a thread of its own.
-    private final class Reader: @unchecked Sendable {
-        // Written once by the reading thread before `done` is signalled; read only after waiting on it.
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data
-        }
+        let finished = try FinishedProcess.run(executable, arguments: arguments, timeout: timeout)
+        return Outcome(status: finished.status, output: String(decoding: finished.output, as: UTF8.self),
+                       errors: String(decoding: finished.errors, as: UTF8.self), duration: finished.duration)
     }
 }
 

@@ -1,6 +1,7 @@
 // The gallery draws through SDL2, which it uses on Linux only.
 #if canImport(CSDL2)
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// The `parallax-gallery` executable, run as a user would.
@@ -43,30 +44,17 @@ enum GalleryExecutable {
     /// `timeout` only turns a hang into a failure (a loaded machine may take minutes to render).
     static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:],
                     timeout: TimeInterval = 900, executable name: String = "parallax-gallery") throws -> Outcome {
-        let process = Process()
         let executable: URL = try #require(binary(name), "build the apps first (swift build --package-path Apps): no \(name) binary")
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         // Never the developer's own thumbnail cache: a window run keeps thumbnails by default.
         env["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let started = Date()
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let seconds = Date().timeIntervalSince(started)
-        return Outcome(status: process.terminationStatus,
-                       output: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                       errors: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                       seconds: seconds)
+        let finished = try FinishedProcess.run(executable, arguments: arguments, directory: directory, environment: env,
+                                               timeout: timeout)
+        let elapsed = finished.duration.components
+        return Outcome(status: finished.status, output: String(decoding: finished.output, as: UTF8.self),
+                       errors: String(decoding: finished.errors, as: UTF8.self),
+                       seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
     }
 
     static func scratch() -> URL {
