@@ -34,6 +34,7 @@ trap cleanup EXIT
 Xvfb -displayfd 1 -screen 0 1400x900x24 -nolisten tcp >"$work/display" 2>/dev/null &
 xvfb_pid=$!
 for _ in $(seq 1 200); do [[ -s "$work/display" ]] && break; sleep 0.05; done
+[[ -s "$work/display" ]] || { echo "bench-window: Xvfb did not start (make deps installs it)" >&2; exit 1; }
 export DISPLAY=":$(head -1 "$work/display")"
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -53,6 +54,7 @@ measure() {
         [[ -n "$window" ]] && break
         sleep 0.05
     done
+    [[ -n "$window" ]] || { echo "bench-window: the gallery opened no window on $DISPLAY" >&2; exit 1; }
     # At rest with every date read: P writes a screenshot line saying so.
     for _ in $(seq 1 600); do
         local before; before=$(grep -c '^screenshot:' "$log" || true)
