@@ -36,16 +36,25 @@ struct GalleryModelTests {
         #expect(model.topItem == top, "the switch kept the photo at the top")
     }
 
+    /// A phone-sized window.
+    static let phone = CGSize(width: 390, height: 844)
+
+    /// A model of `photos` small generated pictures in a ``phone`` window, listed and at its first frame.
+    static func listedModel(photos: Int) async -> GalleryModel {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: PhotoLibrary.synthetic(count: photos, width: 60, height: 40), settings: settings,
+                                 viewportSize: phone)
+        await model.loadPhotoList()
+        model.update(now: 0)
+        return model
+    }
+
     /// Page Down pressed eight times in quick succession goes eight pages
     /// down, as in a browser; Page Up then comes back the same way.
     @Test func pageKeysPressedQuicklyAddUp() async throws {
-        var settings = GallerySettings()
-        settings.latency = .none
-        let size = CGSize(width: 390, height: 844)
-        let model = GalleryModel(library: PhotoLibrary.synthetic(count: 400, width: 60, height: 40), settings: settings,
-                                 viewportSize: size)
-        await model.loadPhotoList()
-        model.update(now: 0)
+        let size = Self.phone
+        let model = await Self.listedModel(photos: 400)
         for press in 1...8 {
             model.glide(by: size.height)
             model.update(now: Double(press) * 0.05)                // 50 ms apart: each glide is still under way
@@ -65,13 +74,8 @@ struct GalleryModelTests {
     /// the last screen; Home comes back the same way; a glide of a screen
     /// or two stays a glide all the way.
     @Test func homeAndEndArriveInAMomentFromFarAway() async throws {
-        var settings = GallerySettings()
-        settings.latency = .none
-        let size = CGSize(width: 390, height: 844)
-        let model = GalleryModel(library: PhotoLibrary.synthetic(count: 3_000, width: 60, height: 40), settings: settings,
-                                 viewportSize: size)
-        await model.loadPhotoList()
-        model.update(now: 0)
+        let size = Self.phone
+        let model = await Self.listedModel(photos: 3_000)
         let end = model.scroll.bounds.upperBound
         #expect(end > 20 * size.height)
         model.glide(to: end)
