@@ -168,7 +168,7 @@ struct HTTPSafetyTests {
                 return error.description
             }
         }
-        #expect(try await reason("login/").contains("name no JPEG or PNG file in the folder, not a folder listing (a login or error page?)"))
+        #expect(try await reason("login/").contains("links name no photo (JPEG, PNG, HEIC, AVIF or WebP) and no folder, not a folder listing (a login or error page?)"))
         #expect(try await reason("rss/").contains("is an XML document but not a folder listing"))
         #expect(try await reason("junk/", "index.txt").contains("is not a list of photo names: 51 of its 51 lines are not file names"))
         // An empty folder's listing is an empty list, not an error.

@@ -189,7 +189,7 @@ extension PhotoLibrary {
     /// The library's photos as they are found: a folder's walk in batches
     /// (the first screen is drawn from the first), any other source's list,
     /// asked of `source` (the library's, maybe behind a simulated server),
-    /// in one batch.
+    /// in one batch (a server's nested folders are read before it).
     package func listing(from source: any ImageSource) -> AsyncStream<ListingEvent> {
         if let makeListing { return makeListing(source) }
         return AsyncStream(bufferingPolicy: .unbounded) { continuation in
@@ -199,7 +199,8 @@ extension PhotoLibrary {
                     // Previews come with the list (a manifest's `thumbhash`), so the first frame has them.
                     let previews = await source.listedPreviews()
                     continuation.yield(.photos(ids.map { FoundPhoto(id: $0, preview: previews[$0]) }))
-                    var report = FolderScan.Report()
+                    // A server's folder listings say what they skipped (folders, videos), as a walk does.
+                    var report = (self.source as? HTTPImageSource)?.listingReport ?? FolderScan.Report()
                     report.photoCount = ids.count
                     continuation.yield(.finished(report))
                 } catch {

@@ -52,6 +52,32 @@ struct ServerAndCacheTests {
         #expect(first.image == expected)
     }
 
+    /// A library kept in folders, served as it is on disk: python's server
+    /// lists only folders at the top, and the gallery reads them all.
+    @Test func theGalleryShowsANestedLibraryOverPython3HTTPServer() async throws {
+        let folder = try photoFolder(count: 2)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trip = folder.appendingPathComponent("2024/06-trip"), phone = folder.appendingPathComponent("DCIM/100APPLE")
+        let hidden = folder.appendingPathComponent(".thumbnails")
+        for made in [trip, phone, hidden] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        try SyntheticPhotos.landscape(index: 3, width: 320, height: 240).write(to: trip.appendingPathComponent("beach.png"))
+        try SyntheticPhotos.landscape(index: 4, width: 320, height: 240).write(to: phone.appendingPathComponent("IMG_0001.PNG"))
+        try SyntheticPhotos.landscape(index: 5, width: 320, height: 240).write(to: hidden.appendingPathComponent("thumb.png"))
+        try Data("a video".utf8).write(to: phone.appendingPathComponent("IMG_0002.MOV"))
+        let server = try LocalHTTPServer(serving: folder)
+        defer { server.stop() }
+        let model = GalleryModel(library: try PhotoLibrary.server(server.url), settings: settings, viewportSize: Self.size)
+        await model.loadPhotoList()
+        #expect(model.status == nil)
+        #expect(Set(model.photos.map(\.rawValue)) == ["photo 00.png", "photo 01.png", "2024/06-trip/beach.png",
+                                                      "DCIM/100APPLE/IMG_0001.PNG"])
+        let summary = try #require(model.listingSummary)
+        #expect(summary.folderCount == 5 && summary.photoCount == 4 && summary.problems.isEmpty)
+        #expect(summary.notShownSummary == "1 video not shown")
+        await model.settle(at: 0)
+        #expect(allVisibleShowPhotos(model))
+    }
+
     /// `parallax-gallery manifest` writes the folder's sizes; over python's
     /// server the gallery then knows every shape as the list arrives.
     @Test func aManifestWrittenByTheCommandGivesTheGalleryEveryShapeWithTheList() async throws {

@@ -48,6 +48,8 @@ struct HTTPImageSourceNginxTests {
                 try Data(text.utf8).write(to: folder.appendingPathComponent(name))
             }
             try Data("nested".utf8).write(to: sub.appendingPathComponent("d.jpg"))
+            // A link back up, which nginx follows: the photo folder again under a longer path, for ever.
+            try FileManager.default.createSymbolicLink(atPath: sub.appendingPathComponent("again").path, withDestinationPath: "..")
             try Data("the secret".utf8).write(to: parent.appendingPathComponent("secret.jpg"))
             let manifest = #"{"images": ["a.jpg", "../secret.jpg", "..%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "2024/d.jpg", "é.jpeg"]}"#
             try Data(manifest.utf8).write(to: folder.appendingPathComponent("photos.json"))
@@ -63,14 +65,19 @@ struct HTTPImageSourceNginxTests {
     }
 
     @Test(arguments: Transport.allCases)
-    func everyAutoindexFormatListsThePhotoFilesOnly(_ transport: Transport) async throws {
+    func everyAutoindexFormatListsThePhotoFilesOfTheTreeOnly(_ transport: Transport) async throws {
         let library = try await Library()
         for location in ["photos", "json", "xml"] {
             let source = try HTTPImageSource(baseURL: library.base(location), indexPath: "", transport: transport.make())
             let names = try await source.imageIDs()
-            #expect(Set(names) == ["a.jpg", "b & c.PNG", "é.jpeg"], "\(location)")
+            #expect(Set(names) == ["a.jpg", "b & c.PNG", "é.jpeg", "2024/d.jpg"], "\(location)")
             #expect(try await source.data(for: "b & c.PNG") == Data("second".utf8), "\(location)")
             #expect(try await source.data(for: "é.jpeg") == Data("third".utf8), "\(location)")
+            #expect(try await source.data(for: "2024/d.jpg") == Data("nested".utf8), "\(location)")
+            // The link back up is read once, seen to repeat the photo folder, and reported.
+            let report = source.listingReport
+            #expect(report.folderCount == 2 && report.otherFileCount == 2, "\(location)")
+            #expect(report.problems == [.init(path: "2024/again", kind: .linkLoop)], "\(location)")
         }
         await library.close()
     }

@@ -11,7 +11,9 @@ import FoundationNetworking
 /// then every tile has its shape before any picture is fetched), or the
 /// names one per line, or a folder listing (`indexPath: ""`): the HTML of
 /// nginx's and Apache's `autoindex` or `python3 -m http.server`, or nginx's
-/// `autoindex_format json` and `xml`, whose photo files are taken. An
+/// `autoindex_format json` and `xml`, whose photo files are taken, and
+/// the listings of the folders under it (a nested library: see
+/// `HTTPImageSource+Folders.swift`). An
 /// index that is none of these is one clear error. `GET baseURL/<id>`
 /// returns the encoded bytes of `id`.
 ///
@@ -67,7 +69,7 @@ public struct HTTPImageSource: ImageSource {
     /// browsers give up after about 20 and curl after 50 only on request).
     public static let maximumRedirects = 10
 
-    private let retries: HTTPRetryPolicy
+    let retries: HTTPRetryPolicy
     private let transport: any HTTPTransport
     /// What the last index read said beyond the names (a manifest's sizes,
     /// refused names); shared by copies of the source.
@@ -154,11 +156,17 @@ public struct HTTPImageSource: ImageSource {
         } catch {
             throw HTTPFailureText.indexError(error, url: url, attempts: retries.attemptsText)
         }
-        let index: HTTPIndex
+        var index: HTTPIndex
         do throws(HTTPIndex.Failure) {
             index = try HTTPIndex.parse(body, isJSONPath: FileNameExtension.of(indexPath) == "json")
         } catch {
             throw .unavailable("the image index at \(url.absoluteString) \(error.reason)")
+        }
+        if path.isEmpty, !index.folders.isEmpty {
+            index = try await addingSubfolders(to: index)       // a nested library: its folders' listings too
+        } else {
+            index.report.folderCount = 1
+            index.report.photoCount = index.names.count
         }
         lastIndex.withLock { $0 = index }
         if index.names.isEmpty, let first = index.refused.first {
@@ -182,6 +190,12 @@ public struct HTTPImageSource: ImageSource {
 
     /// How many names the last index read refused (``refusedNames`` keeps the first 1,000).
     public var refusedNameCount: Int { lastIndex.withLock { $0.refusedCount } }
+
+    /// What the last index read found beside the photos: the folders read
+    /// under a folder listing and those that could not be (by path), the
+    /// videos and other files the listings named. Empty before the index
+    /// is read.
+    public var listingReport: FolderScan.Report { lastIndex.withLock { $0.report } }
 
     /// The bytes at `baseURL/<id>` (see ``versionedData(for:)``).
     /// - Throws: ``ImageSourceError/notFound(_:)`` for HTTP 404 or 410,

@@ -20,6 +20,14 @@ struct HTTPIndex: Sendable {
     var previews: [ImageID: ThumbHash] = [:]
     /// Names the index gave that are not a relative path under the base, with why.
     var refused: [HTTPImageSource.RefusedName] = []
+    /// The sub-folders a folder listing links to, in its order, each once:
+    /// single names, decoded, hidden ones (`.thumbnails`) left out. What
+    /// ``HTTPImageSource`` reads next to list a nested library.
+    var folders: [String] = []
+    /// What the listing found beside the photos (videos and other files a
+    /// folder listing names; folders read and what could not be, once
+    /// ``HTTPImageSource`` has read the folders under it).
+    var report = FolderScan.Report()
 
     /// Why the bytes are not an index, as a phrase following "the index at <url>".
     struct Failure: Error { var reason: String }
@@ -38,7 +46,9 @@ struct HTTPIndex: Sendable {
                 let estimate = min(body.count / 48, 4_000_000)
                 index.names.reserveCapacity(estimate)
                 index.headers.reserveCapacity(estimate)
-                try ImageManifest.forEachEntry(inJSON: body) { entry in
+                try ImageManifest.forEachEntry(inJSON: body, skipped: { name, isFolder in
+                    if isFolder { index.acceptFolder(name) } else { index.countSkippedFile(name) }
+                }) { entry in
                     let taken = entry.header.map { index.accept(entry.id.rawValue, header: $0) }
                         ?? index.accept(entry.id.rawValue)
                     if taken, let preview = entry.previewHash { index.previews[entry.id] = preview }
@@ -71,6 +81,16 @@ struct HTTPIndex: Sendable {
 
     /// How many names were refused (``refused`` keeps the first 1,000).
     var refusedCount = 0
+    /// Identifies the listing's entries (its photos' and folders' names):
+    /// a folder listed with the very entries of a folder it is in is a
+    /// link back to it, as a server that follows symbolic links shows one.
+    var entriesHash: Int {
+        var hasher = Hasher()
+        for name in names { hasher.combine(name) }
+        hasher.combine(names.count)
+        for folder in folders { hasher.combine(folder) }
+        return hasher.finalize()
+    }
     /// Whether names may be paths into folders (a manifest); a folder
     /// listing or a text list names the files of one folder.
     private var allowsFolders = false
@@ -98,6 +118,46 @@ struct HTTPIndex: Sendable {
         }
         names.append(id)
         return true
+    }
+
+    /// Takes `name` as a sub-folder to read if it is a single name, not
+    /// hidden and not taken before.
+    private mutating func acceptFolder(_ name: String) {
+        guard !name.hasPrefix("."), HTTPPhotoName.refusal(of: name, allowingFolders: false) == nil,
+              !folders.contains(name) else { return }
+        folders.append(name)
+    }
+
+    /// Counts a file a folder listing names that is not a photo: a video or another file.
+    private mutating func countSkippedFile(_ name: String) {
+        guard !name.hasPrefix(".") else { return }
+        switch LibraryFileKind(fileName: name.utf8) {
+        case .video: report.videoCount += 1
+        case .other: report.otherFileCount += 1
+        case .photo: break
+        }
+    }
+
+    /// Adds the photos, refusals and counts of `listing`, the listing of
+    /// the folder at `path` (a relative path of safe names), as names under
+    /// that folder (a joined name over a name's limits is refused). O(`listing`'s names).
+    mutating func take(_ listing: HTTPIndex, inFolder path: String) {
+        allowsFolders = true
+        names.reserveCapacity(names.count + listing.names.count)
+        for name in listing.names {
+            let joined = path + "/" + name.rawValue
+            guard isSafe(joined) else { continue }          // past the limits of a name's length or parts
+            let id = ImageID(joined)
+            names.append(id)
+            if let header = listing.headers[name] { headers[id] = header }
+            if let preview = listing.previews[name] { previews[id] = preview }
+        }
+        for refusal in listing.refused where refused.count < 1_000 {
+            refused.append(.init(name: path + "/" + refusal.name, reason: refusal.reason))
+        }
+        refusedCount += listing.refusedCount
+        report.videoCount += listing.report.videoCount
+        report.otherFileCount += listing.report.otherFileCount
     }
 
     /// Whether `name` is a relative path under the base; records why not otherwise.
@@ -136,8 +196,10 @@ struct HTTPIndex: Sendable {
 
     /// The `href`s of an HTML folder listing that name a photo in the folder
     /// itself: relative (optionally `./`), no scheme, sub-folder, query or
-    /// fragment, a JPEG or PNG extension; character references and
-    /// percent-escapes decoded once each.
+    /// fragment, a photo's extension (``FolderImageSource/extensions``);
+    /// character references and percent-escapes decoded once each. A link
+    /// of one name and a `/` is a sub-folder (``folders``); other files are
+    /// counted.
     static func htmlListing(_ bytes: [UInt8]) throws(Failure) -> HTTPIndex {
         var index = HTTPIndex(), links = 0
         var position = 0
@@ -164,9 +226,24 @@ struct HTTPIndex: Sendable {
             var link = decodingCharacterReferences(bytes[start..<position])
             position += 1
             if link.hasPrefix("./") { link.removeFirst(2) }
-            let plain = !link.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") }
-            guard plain, !link.hasPrefix("#"), let name = link.removingPercentEncoding, !name.isEmpty,
-                  FileNameExtension.isPhoto(name) else {
+            func isPlain(_ text: Substring) -> Bool {
+                !text.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") }
+                    && !text.hasPrefix("#")
+            }
+            // A sub-folder: one name and a slash (never "../", an absolute path or another site's).
+            if link.hasSuffix("/") {
+                let folder = link.dropLast()
+                if !folder.isEmpty, isPlain(folder), let name = String(folder).removingPercentEncoding {
+                    index.acceptFolder(name)
+                }
+                continue
+            }
+            let plain = isPlain(link[...])
+            if plain, let name = link.removingPercentEncoding, !name.isEmpty, !FileNameExtension.isPhoto(name) {
+                index.countSkippedFile(name)
+                continue
+            }
+            guard plain, let name = link.removingPercentEncoding, !name.isEmpty, FileNameExtension.isPhoto(name) else {
                 // A link that climbs or leaves the folder is refused by name, so the user hears of it.
                 let decoded = link.removingPercentEncoding ?? link
                 if FileNameExtension.isPhoto(decoded),
@@ -177,10 +254,10 @@ struct HTTPIndex: Sendable {
             }
             index.accept(name)
         }
-        if index.names.isEmpty, index.refusedCount == 0, !isFolderListing(bytes) {
+        if index.names.isEmpty, index.refusedCount == 0, index.folders.isEmpty, !isFolderListing(bytes) {
             throw Failure(reason: links == 0
                 ? "is an HTML page with no links, not a folder listing (a login or error page?)"
-                : "is an HTML page whose \(links) links name no JPEG or PNG file in the folder, not a folder listing (a login or error page?)")
+                : "is an HTML page whose \(links) links name no photo (JPEG, PNG, HEIC, AVIF or WebP) and no folder, not a folder listing (a login or error page?)")
         }
         return index
     }
@@ -195,32 +272,41 @@ struct HTTPIndex: Sendable {
 
     // MARK: XML (nginx `autoindex_format xml`)
 
-    /// The `<file>` elements of nginx's XML listing with a photo extension;
-    /// `<directory>` and other files are skipped.
+    /// The `<file>` elements of nginx's XML listing with a photo extension,
+    /// and its `<directory>` elements as sub-folders; other files are
+    /// counted.
     static func xmlListing(_ bytes: [UInt8]) throws(Failure) -> HTTPIndex {
         var index = HTTPIndex()
-        let open = Array("<file".utf8), close = Array("</file>".utf8)
+        let tags = [(open: Array("<file".utf8), close: Array("</file>".utf8), isFolder: false),
+                    (open: Array("<directory".utf8), close: Array("</directory>".utf8), isFolder: true)]
         var position = 0
         let count = bytes.count
-        while position + open.count <= count {
-            guard bytes[position] == UInt8(ascii: "<"), bytes[position..<position + open.count].elementsEqual(open),
-                  position + open.count < count,
-                  bytes[position + open.count] == UInt8(ascii: ">") || isSpace(bytes[position + open.count]) else {
+        while position < count {
+            guard bytes[position] == UInt8(ascii: "<"), let tag = tags.first(where: { tag in
+                position + tag.open.count < count && bytes[position..<position + tag.open.count].elementsEqual(tag.open)
+                    && (bytes[position + tag.open.count] == UInt8(ascii: ">") || isSpace(bytes[position + tag.open.count]))
+            }) else {
                 position += 1
                 continue
             }
-            position += open.count
+            position += tag.open.count
             while position < count, bytes[position] != UInt8(ascii: ">") { position += 1 }
             position += 1
             let start = position
             while position < count, bytes[position] != UInt8(ascii: "<") { position += 1 }
-            guard position + close.count <= count, bytes[position..<position + close.count].elementsEqual(close) else {
-                throw Failure(reason: "is a malformed XML listing (a <file> element without its </file>)")
+            guard position + tag.close.count <= count, bytes[position..<position + tag.close.count].elementsEqual(tag.close) else {
+                let element = String(decoding: tag.open.dropFirst(), as: UTF8.self)
+                throw Failure(reason: "is a malformed XML listing (a <\(element)> element without its </\(element)>)")
             }
             let name = decodingCharacterReferences(bytes[start..<position])
-            position += close.count
-            guard FileNameExtension.isPhoto(name) else { continue }
-            index.accept(name)
+            position += tag.close.count
+            if tag.isFolder {
+                index.acceptFolder(name)
+            } else if FileNameExtension.isPhoto(name) {
+                index.accept(name)
+            } else {
+                index.countSkippedFile(name)
+            }
         }
         return index
     }

@@ -89,13 +89,28 @@ enum HTTPPhotoName {
     /// under its path; `nil` for a refused name or a URL that would leave
     /// the base.
     static func url(for name: String, under base: URL) -> URL? {
+        guard let encoded = encodedPath(of: name),
+              let url = url(base, appendingEncodedPath: encoded) else { return nil }
+        return isUnder(url, base: base) ? url : nil
+    }
+
+    /// The URL of the folder `path` (names joined by `/`, as for
+    /// ``url(for:under:)``) under `base`, with the trailing `/` a folder's
+    /// listing is served at; `nil` as for ``url(for:under:)``.
+    static func folderURL(for path: String, under base: URL) -> URL? {
+        guard let encoded = encodedPath(of: path),
+              let url = url(base, appendingEncodedPath: encoded + "/") else { return nil }
+        return isUnder(url, base: base) ? url : nil
+    }
+
+    /// `name`'s parts, each encoded as one segment, joined by `/`; `nil`
+    /// for a refused name.
+    private static func encodedPath(of name: String) -> String? {
         guard refusal(of: name) == nil else { return nil }
-        let encoded = name.split(separator: "/").map { part -> String in
+        return name.split(separator: "/").map { part -> String in
             let part = String(part)
             return segment(folderEscaped(part) ?? Array(part.utf8))
-        }
-        guard let url = url(base, appendingEncodedPath: encoded.joined(separator: "/")) else { return nil }
-        return isUnder(url, base: base) ? url : nil
+        }.joined(separator: "/")
     }
 
     /// `bytes` as a path segment: unreserved characters as they are, every

@@ -82,11 +82,14 @@ public enum FolderScan {
             /// The walk stopped at the limit of photos
             /// (``FolderImageSource/maximumPhotoCount``); the rest is not listed.
             case tooManyPhotos(limit: Int)
+            /// A server's listing stopped at the limit of folders (each is a
+            /// request: ``HTTPImageSource/maximumFolderCount``); the rest is not read.
+            case tooManyFolders(limit: Int)
 
             /// Whether photos may be missing from the listing because of this.
             var leavesPhotosOut: Bool {
                 switch self {
-                case .unreadableFolder, .tooDeep, .tooManyPhotos: return true
+                case .unreadableFolder, .tooDeep, .tooManyPhotos, .tooManyFolders: return true
                 case .linkLoop, .linkToListedFolder, .linkOutsideFolder, .danglingLink: return false
                 }
             }
@@ -116,6 +119,7 @@ public enum FolderScan {
             case .danglingLink: return "\(place): a link to nothing"
             case .tooDeep(let limit): return "\(place): nested deeper than \(limit) folders, not read"
             case .tooManyPhotos(let limit): return "\(place): the listing stopped at \(limit) photos"
+            case .tooManyFolders(let limit): return "\(place): the listing stopped at \(limit) folders"
             }
         }
     }

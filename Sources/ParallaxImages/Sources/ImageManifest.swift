@@ -192,13 +192,19 @@ public struct ImageManifest: Sendable, Hashable {
 
     /// Calls `body` with each usable entry of the manifest in `json`, in
     /// order, repeats included, as it is read: what ``init(json:)`` and an
-    /// HTTP index build on without holding a second copy.
-    static func forEachEntry(inJSON json: Data, _ body: (Entry) -> Void) throws(ParseError) {
+    /// HTTP index build on without holding a second copy. `skipped`, when
+    /// given, hears of the entries of nginx's listing that are not photos:
+    /// each folder (`isFolder`) and each other file, by name.
+    static func forEachEntry(inJSON json: Data, skipped: ((_ name: String, _ isFolder: Bool) -> Void)? = nil,
+                             _ body: (Entry) -> Void) throws(ParseError) {
         do {
             try ManifestJSONReader.forEachElement(in: json) { element in
                 guard !element.name.isEmpty else { return }
                 if let type = element.type {
-                    guard type == "file", FileNameExtension.isPhoto(element.name) else { return }
+                    guard type == "file", FileNameExtension.isPhoto(element.name) else {
+                        if type == "file" || type == "directory" { skipped?(element.name, type == "directory") }
+                        return
+                    }
                 }
                 body(Entry(id: ImageID(element.name), header: header(of: element),
                            previewHash: element.thumbhash.flatMap { ThumbHash(base64: $0) }))

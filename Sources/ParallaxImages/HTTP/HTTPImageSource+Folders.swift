@@ -1,0 +1,155 @@
+import Foundation
+
+/// A nested library behind a server's folder listings (nginx's or
+/// Apache's `autoindex`, `python3 -m http.server`): a person's photo tree
+/// shared as it is on disk, `2024/06-trip/…` and `DCIM/100APPLE/…`, lists
+/// only folders at its top.
+///
+/// When the index is the base folder's own listing (`indexPath: ""`),
+/// ``HTTPImageSource/imageIDs()`` reads the listing of every folder under
+/// it, level by level, a few at a time, and lists their photos as paths
+/// (`2024/06-trip/IMG_0042.jpg`), as a JSON manifest of a nested library
+/// names them. Everything stays bounded whatever the server's listings
+/// say:
+/// - only links that name one folder inside the one listed are followed
+///   (never `../`, an absolute path or another site: ``HTTPIndex``), so
+///   every request stays under the base URL, as photos' do;
+/// - at most ``HTTPImageSource/maximumFolderCount`` folders,
+///   ``HTTPImageSource/maximumFolderDepth`` levels and
+///   ``FolderImageSource/maximumPhotoCount`` photos, as a local walk;
+/// - a folder whose listing has the very entries of a folder it is in is
+///   a link back to it (a server following a symbolic link loop shows the
+///   same folder again under a longer path): reported, not read again.
+///
+/// A folder that cannot be listed (HTTP 403, an error page) is reported by
+/// path in ``HTTPImageSource/listingReport`` while the rest is shown, as a
+/// local folder that cannot be read is.
+extension HTTPImageSource {
+    /// The most folders a listing reads, the base folder included: each
+    /// costs a request.
+    public static let maximumFolderCount = 20_000
+
+    /// The deepest folder read below the base: as deep as a local walk
+    /// goes, less the file's part where a name's parts would run out.
+    public static var maximumFolderDepth: Int { min(FolderImageSource.maximumDepth, HTTPPhotoName.maximumParts - 1) }
+
+    /// Listings requested at once while reading the folders of a level.
+    static let concurrentFolderListings = 4
+
+    /// `root` (the base folder's listing) with the photos of every folder
+    /// under it added, and its report filled in (folders read, problems);
+    /// `folderLimit` for tests.
+    ///
+    /// Complexity: one request per folder, at most
+    /// ``concurrentFolderListings`` at a time; O(names) memory.
+    func addingSubfolders(to root: HTTPIndex, folderLimit: Int = maximumFolderCount) async throws(ImageSourceError) -> HTTPIndex {
+        struct Pending { var path: String; var depth: Int; var lineage: [Int] }
+        var tree = root
+        tree.report.folderCount = 1
+        // Folders read or to be read, the top included; past the limit, the first folder left out is reported.
+        var planned = 1, limitReached = false
+        func plan(_ path: String, depth: Int, lineage: [Int], into level: inout [Pending]) {
+            guard depth <= Self.maximumFolderDepth else {
+                tree.report.record(.init(path: path, kind: .tooDeep(limit: Self.maximumFolderDepth)))
+                return
+            }
+            guard planned < folderLimit else {
+                if !limitReached { tree.report.record(.init(path: path, kind: .tooManyFolders(limit: folderLimit))) }
+                limitReached = true
+                return
+            }
+            planned += 1
+            level.append(Pending(path: path, depth: depth, lineage: lineage))
+        }
+        var level: [Pending] = []
+        for folder in root.folders { plan(folder, depth: 1, lineage: [root.entriesHash], into: &level) }
+        while !level.isEmpty {
+            var next: [Pending] = []
+            let listings = try await folderListings(level.map(\.path))
+            for (folder, result) in zip(level, listings) {
+                let listing: HTTPIndex
+                switch result {
+                case .failure(let reason):
+                    tree.report.record(.init(path: folder.path, kind: .unreadableFolder(reason.reason)))
+                    continue
+                case .success(let read):
+                    listing = read
+                }
+                let hash = listing.entriesHash
+                // A link back up repeats an ancestor's entries; a folder whose one entry is a folder of the same
+                // name (`Photos/Photos`) is not one, so only listings with photos or several entries are compared.
+                if listing.names.count + listing.folders.count > 1 || !listing.names.isEmpty, folder.lineage.contains(hash) {
+                    tree.report.record(.init(path: folder.path, kind: .linkLoop))
+                    continue
+                }
+                tree.report.folderCount += 1
+                let room = FolderImageSource.maximumPhotoCount - tree.names.count
+                var taken = listing
+                if taken.names.count > room {
+                    taken.names.removeLast(taken.names.count - room)
+                    tree.report.record(.init(path: folder.path, kind: .tooManyPhotos(limit: FolderImageSource.maximumPhotoCount)))
+                }
+                tree.take(taken, inFolder: folder.path)
+                if room <= listing.names.count { return finished(tree) }
+                for sub in listing.folders {
+                    plan(folder.path + "/" + sub, depth: folder.depth + 1, lineage: folder.lineage + [hash], into: &next)
+                }
+            }
+            level = next
+        }
+        return finished(tree)
+    }
+
+    private func finished(_ tree: HTTPIndex) -> HTTPIndex {
+        var tree = tree
+        tree.report.photoCount = tree.names.count
+        return tree
+    }
+
+    /// The listings of the folders at `paths`, in that order, each read as
+    /// the index is (retries, deadline, size limit) and parsed; a folder
+    /// that cannot be read or is not a listing gives the reason.
+    private func folderListings(_ paths: [String]) async throws(ImageSourceError) -> [Result<HTTPIndex, FolderFailure>] {
+        var results = [Result<HTTPIndex, FolderFailure>](repeating: .failure(FolderFailure(reason: "not read")), count: paths.count)
+        await withTaskGroup(of: (Int, Result<HTTPIndex, FolderFailure>).self) { group in
+            var started = 0
+            func start() {
+                let position = started, path = paths[position]
+                started += 1
+                group.addTask { [self] in (position, await folderListing(path)) }
+            }
+            while started < min(paths.count, Self.concurrentFolderListings) { start() }
+            while let (position, result) = await group.next() {
+                results[position] = result
+                if started < paths.count, !Task.isCancelled { start() }
+            }
+        }
+        if Task.isCancelled { throw .cancelled }
+        return results
+    }
+
+    /// Why a folder's listing could not be read, as the problem's reason.
+    struct FolderFailure: Error { var reason: String }
+
+    private func folderListing(_ path: String) async -> Result<HTTPIndex, FolderFailure> {
+        guard let url = HTTPPhotoName.folderURL(for: path, under: baseURL) else {
+            return .failure(FolderFailure(reason: "cannot form its URL under \(baseURL.absoluteString)"))
+        }
+        let body: Data
+        do {
+            body = try await fetch(url).body
+        } catch {
+            switch error {
+            case .cancelled: return .failure(FolderFailure(reason: "cancelled"))
+            case .status(let status): return .failure(FolderFailure(reason: "HTTP \(status)"))
+            case .exhausted(let reason): return .failure(FolderFailure(reason: "\(reason), \(retries.attemptsText)"))
+            case .final(let reason): return .failure(FolderFailure(reason: reason))
+            }
+        }
+        do throws(HTTPIndex.Failure) {
+            return .success(try HTTPIndex.parse(body, isJSONPath: false))
+        } catch {
+            return .failure(FolderFailure(reason: "its listing \(error.reason)"))
+        }
+    }
+}
