@@ -36,12 +36,15 @@ extension HTTPTests {
                 "/DCIM/100APPLE/": Data("<?xml version=\"1.0\"?>\n<list><directory mtime=\"x\">gone</directory><file size=\"5\">IMG_2.JPG</file></list>".utf8),
                 "/2024/06-trip/b c.jpg": Data("nested photo".utf8),
             ]
-            let server = try LoopbackHTTPServer(routes: routes)
+            // The first folder answers last: the photos still come in the listings' order.
+            let server = try LoopbackHTTPServer(routes: routes, delays: ["/2024/": 0.2])
             defer { server.stop() }
             let source = try source(server)
-            let ids = try await source.imageIDs()
-            // Level by level, each folder's photos in its listing's order.
+            var batches: [[ImageID]] = []
+            let ids = try await source.imageIDs(onBatch: { batches.append(Array($0)) })
+            // Level by level, each folder's photos in its listing's order, handed out a folder at a time.
             #expect(ids == ["a.jpg", "2024/x.jpg", "DCIM/IMG_1.HEIC", "2024/06-trip/b c.jpg", "DCIM/100APPLE/IMG_2.JPG"])
+            #expect(batches == ids.map { [$0] })
             #expect(try await source.data(for: "2024/06-trip/b c.jpg") == Data("nested photo".utf8))
             let report = source.listingReport
             #expect(report.folderCount == 5)

@@ -195,10 +195,20 @@ extension PhotoLibrary {
         return AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let task = Task {
                 do {
-                    let ids = try await source.imageIDs()
+                    // A server's nested folders arrive a folder at a time: the first screen needs only the first.
+                    var handedOut = 0
+                    let ids: [ImageID]
+                    if let http = self.source as? HTTPImageSource {
+                        ids = try await http.imageIDs(onBatch: { names in
+                            continuation.yield(.photos(names.map { FoundPhoto(id: $0) }))
+                            handedOut += names.count
+                        })
+                    } else {
+                        ids = try await source.imageIDs()
+                    }
                     // Previews come with the list (a manifest's `thumbhash`), so the first frame has them.
                     let previews = await source.listedPreviews()
-                    continuation.yield(.photos(ids.map { FoundPhoto(id: $0, preview: previews[$0]) }))
+                    continuation.yield(.photos(ids[handedOut...].map { FoundPhoto(id: $0, preview: previews[$0]) }))
                     // A server's folder listings say what they skipped (folders, videos), as a walk does.
                     var report = (self.source as? HTTPImageSource)?.listingReport ?? FolderScan.Report()
                     report.photoCount = ids.count

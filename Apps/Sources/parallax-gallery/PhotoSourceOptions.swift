@@ -17,7 +17,7 @@ struct PhotoSourceOptions: ParsableArguments {
     @Flag(help: "Show generated pictures instead of photos.")
     var generated = false
 
-    @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex), of an index.txt, or of a JSON manifest with every photo's size (see the manifest subcommand).")
+    @Option(help: "Show the photos of an HTTP server instead of a folder: the URL of a folder it lists (python3 -m http.server, nginx autoindex; every folder under it is read too), of an index.txt, or of a JSON manifest with every photo's size (see the manifest subcommand).")
     var server: String?
 
     @Option(help: "The window only: the folder thumbnails and the library index are kept in between launches (default: $XDG_CACHE_HOME/parallax-gallery, else ~/.cache/parallax-gallery). Render and benchmarks keep none.")

@@ -37,17 +37,21 @@ extension HTTPImageSource {
     static let concurrentFolderListings = 4
 
     /// `root` (the base folder's listing) with the photos of every folder
-    /// under it added, and its report filled in (folders read, problems);
-    /// `folderLimit` for tests.
+    /// under it added, and its report filled in (folders read, problems).
+    /// `batch` hears of each folder's photos once they are added, in the
+    /// order of the result, the top's first, so that a caller can show them
+    /// before the rest is read. `folderLimit` for tests.
     ///
     /// Complexity: one request per folder, at most
     /// ``concurrentFolderListings`` at a time; O(names) memory.
-    func addingSubfolders(to root: HTTPIndex, folderLimit: Int = maximumFolderCount) async throws(ImageSourceError) -> HTTPIndex {
+    func addingSubfolders(to root: HTTPIndex, folderLimit: Int = maximumFolderCount,
+                          batch: (ArraySlice<ImageID>) -> Void = { _ in }) async throws(ImageSourceError) -> HTTPIndex {
         struct Pending { var path: String; var depth: Int; var lineage: [Int] }
         var tree = root
         tree.report.folderCount = 1
+        if !tree.names.isEmpty { batch(tree.names[...]) }
         // Folders read or to be read, the top included; past the limit, the first folder left out is reported.
-        var planned = 1, limitReached = false
+        var planned = 1, limitReached = false, photoLimitReached = false
         func plan(_ path: String, depth: Int, lineage: [Int], into level: inout [Pending]) {
             guard depth <= Self.maximumFolderDepth else {
                 tree.report.record(.init(path: path, kind: .tooDeep(limit: Self.maximumFolderDepth)))
@@ -61,56 +65,68 @@ extension HTTPImageSource {
             planned += 1
             level.append(Pending(path: path, depth: depth, lineage: lineage))
         }
+        /// Adds the listing of `folder` (or its failure) to the tree, and plans its folders into `next`.
+        func take(_ result: Result<HTTPIndex, FolderFailure>, of folder: Pending, planningInto next: inout [Pending]) {
+            guard !photoLimitReached else { return }
+            let listing: HTTPIndex
+            switch result {
+            case .failure(let failure):
+                tree.report.record(.init(path: folder.path, kind: .unreadableFolder(failure.reason)))
+                return
+            case .success(let read):
+                listing = read
+            }
+            let hash = listing.entriesHash
+            // A link back up repeats an ancestor's entries; a folder whose one entry is a folder of the same
+            // name (`Photos/Photos`) is not one, so only listings with photos or several entries are compared.
+            if listing.names.count + listing.folders.count > 1 || !listing.names.isEmpty, folder.lineage.contains(hash) {
+                tree.report.record(.init(path: folder.path, kind: .linkLoop))
+                return
+            }
+            tree.report.folderCount += 1
+            let room = FolderImageSource.maximumPhotoCount - tree.names.count
+            var taken = listing
+            if taken.names.count >= room {
+                taken.names.removeLast(taken.names.count - room)
+                tree.report.record(.init(path: folder.path, kind: .tooManyPhotos(limit: FolderImageSource.maximumPhotoCount)))
+                photoLimitReached = true
+            }
+            let before = tree.names.count
+            tree.take(taken, inFolder: folder.path)
+            if tree.names.count > before { batch(tree.names[before...]) }
+            guard !photoLimitReached else { return }
+            for sub in listing.folders {
+                plan(folder.path + "/" + sub, depth: folder.depth + 1, lineage: folder.lineage + [hash], into: &next)
+            }
+        }
         var level: [Pending] = []
         for folder in root.folders { plan(folder, depth: 1, lineage: [root.entriesHash], into: &level) }
-        while !level.isEmpty {
+        while !level.isEmpty, !photoLimitReached {
             var next: [Pending] = []
-            let listings = try await folderListings(level.map(\.path))
-            for (folder, result) in zip(level, listings) {
-                let listing: HTTPIndex
-                switch result {
-                case .failure(let reason):
-                    tree.report.record(.init(path: folder.path, kind: .unreadableFolder(reason.reason)))
-                    continue
-                case .success(let read):
-                    listing = read
-                }
-                let hash = listing.entriesHash
-                // A link back up repeats an ancestor's entries; a folder whose one entry is a folder of the same
-                // name (`Photos/Photos`) is not one, so only listings with photos or several entries are compared.
-                if listing.names.count + listing.folders.count > 1 || !listing.names.isEmpty, folder.lineage.contains(hash) {
-                    tree.report.record(.init(path: folder.path, kind: .linkLoop))
-                    continue
-                }
-                tree.report.folderCount += 1
-                let room = FolderImageSource.maximumPhotoCount - tree.names.count
-                var taken = listing
-                if taken.names.count > room {
-                    taken.names.removeLast(taken.names.count - room)
-                    tree.report.record(.init(path: folder.path, kind: .tooManyPhotos(limit: FolderImageSource.maximumPhotoCount)))
-                }
-                tree.take(taken, inFolder: folder.path)
-                if room <= listing.names.count { return finished(tree) }
-                for sub in listing.folders {
-                    plan(folder.path + "/" + sub, depth: folder.depth + 1, lineage: folder.lineage + [hash], into: &next)
+            // Listings arrive in any order; each is taken once those before it are, so the result keeps the
+            // listings' order whatever the server's timing.
+            var arrived = [Result<HTTPIndex, FolderFailure>?](repeating: nil, count: level.count), taken = 0
+            try await forEachFolderListing(level.map(\.path)) { position, result in
+                arrived[position] = result
+                while taken < level.count, let ready = arrived[taken] {
+                    arrived[taken] = nil
+                    take(ready, of: level[taken], planningInto: &next)
+                    taken += 1
                 }
             }
             level = next
         }
-        return finished(tree)
-    }
-
-    private func finished(_ tree: HTTPIndex) -> HTTPIndex {
-        var tree = tree
         tree.report.photoCount = tree.names.count
         return tree
     }
 
-    /// The listings of the folders at `paths`, in that order, each read as
-    /// the index is (retries, deadline, size limit) and parsed; a folder
-    /// that cannot be read or is not a listing gives the reason.
-    private func folderListings(_ paths: [String]) async throws(ImageSourceError) -> [Result<HTTPIndex, FolderFailure>] {
-        var results = [Result<HTTPIndex, FolderFailure>](repeating: .failure(FolderFailure(reason: "not read")), count: paths.count)
+    /// Reads the listings of the folders at `paths`, at most
+    /// ``concurrentFolderListings`` at a time, each as the index is
+    /// (retries, deadline, size limit) and parsed, and hands each to
+    /// `arrived` with its position in `paths` as it comes; a folder that
+    /// cannot be read or is not a listing gives the reason.
+    private func forEachFolderListing(_ paths: [String],
+                                      _ arrived: (Int, Result<HTTPIndex, FolderFailure>) -> Void) async throws(ImageSourceError) {
         await withTaskGroup(of: (Int, Result<HTTPIndex, FolderFailure>).self) { group in
             var started = 0
             func start() {
@@ -120,12 +136,11 @@ extension HTTPImageSource {
             }
             while started < min(paths.count, Self.concurrentFolderListings) { start() }
             while let (position, result) = await group.next() {
-                results[position] = result
+                arrived(position, result)
                 if started < paths.count, !Task.isCancelled { start() }
             }
         }
         if Task.isCancelled { throw .cancelled }
-        return results
     }
 
     /// Why a folder's listing could not be read, as the problem's reason.

@@ -145,6 +145,15 @@ public struct HTTPImageSource: ImageSource {
     ///   answer that is not an index, only refused names), or
     ///   ``ImageSourceError/cancelled``.
     public func imageIDs() async throws(ImageSourceError) -> [ImageID] {
+        try await imageIDs(onBatch: { _ in })
+    }
+
+    /// ``imageIDs()``, handing out a nested library's names folder by
+    /// folder as the listings are read (the top folder's first, then in the
+    /// order of the result), so that a gallery can show the first photos
+    /// before the last folder is listed. A manifest, a list of names or a
+    /// folder without sub-folders comes whole: `batch` is not called.
+    public func imageIDs(onBatch batch: (ArraySlice<ImageID>) -> Void) async throws(ImageSourceError) -> [ImageID] {
         let path = indexPath.drop(while: { $0 == "/" })
         guard let encoded = String(path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
               let url = HTTPPhotoName.url(baseURL, appendingEncodedPath: encoded) else {
@@ -163,7 +172,7 @@ public struct HTTPImageSource: ImageSource {
             throw .unavailable("the image index at \(url.absoluteString) \(error.reason)")
         }
         if path.isEmpty, !index.folders.isEmpty {
-            index = try await addingSubfolders(to: index)       // a nested library: its folders' listings too
+            index = try await addingSubfolders(to: index, batch: batch)   // a nested library: its folders' listings too
         } else {
             index.report.folderCount = 1
             index.report.photoCount = index.names.count
