@@ -48,14 +48,33 @@ package enum SessionReport {
         values.contains { $0 == nil } ? nil : values.compactMap { $0 }.max()
     }
 
-    /// The report on `figures` (ParallaxKit's sessions and the baseline's): the
-    /// `## Title` line, what was measured, the tables and the targets, judged
-    /// by `goals` (the repository's, scripts/benchreport/targets.json, unless given).
-    package static func markdown(_ figures: [SessionBenchmark.Figures],
+    /// The photos the sessions showed.
+    package enum PhotoSet: Sendable, Equatable {
+        /// The photo set repeated under distinct names to the count asked for.
+        case repeated
+        /// A library's own photos as listed (`session --as-listed`): the
+        /// library named by its description, such as "the photos in DIR".
+        case listed(String)
+    }
+
+    /// The report on `figures` (ParallaxKit's sessions and the baseline's)
+    /// over `photoSet`: the `## Title` line, what was measured, the tables
+    /// and the targets, judged by `goals` (the repository's,
+    /// scripts/benchreport/targets.json, unless given).
+    package static func markdown(_ figures: [SessionBenchmark.Figures], photoSet: PhotoSet = .repeated,
                                  goals: BenchmarkTargets.Session = BenchmarkTargets.repository.session) -> String {
         let photos = figures.first?.photos ?? 0
-        var lines = ["## What the user sees while scrolling", "",
-                     "Scripted sessions over \(photos) photos (the real photo set repeated under distinct names), 1280 × 800, run at the display's pace: a frame is due every 16.7 ms on the wall clock, each frame is the model's update and the drawing by the headless software renderer, and downloads and decodes run beside it. A frame that finishes late waits for the next due time, as a display refresh would. Script: the first screen; two flings at 3,000 pt/s and two at 6,000 pt/s from rest, each left to stop; a jump to the middle and one to the end; then, back in the middle, a pinch out to fewer columns (the scale going to 1.8 over half a second, about the window's centre, as Ctrl + wheel drives it) and one back in (to 1 / 1.8), each released and left to settle; after every stop the screen is waited for until full (after a pinch: until every tile shows its photo decoded at its new size), then looked at for one second. Every session starts with a new model and nothing in memory. \"Photos on disk\" is the simulated server with no delay over the photo folder; \"a slow server\" delays each first download by 0–2 s, as the simulated server of RolfHendriks' UICollectionView-Demo does; \"HTTP server\" is `python3 -m http.server` over the photo folder on loopback, read through `HTTPImageSource` (its folder listing is the index). \"First launch\" runs with an empty thumbnail disk cache that fills as it goes (the gallery's default, `DiskImageCache` with JPEG entries); \"second launch\" is a new model over the cache the first launch filled, as when the gallery is opened again. Without a disk cache, every session starts cold. Sessions over a server named with `--server`, or over generated pictures, say so in their names; a session with failed loads is listed under \"Failed loads\" (a failed tile counts as shown).", "",
+        let title: String, over: String
+        switch photoSet {
+        case .repeated:
+            title = "## What the user sees while scrolling"
+            over = "over \(photos) photos (the real photo set repeated under distinct names)"
+        case .listed(let library):
+            title = "## What the user sees while scrolling a library tree"
+            over = "over the \(photos.formatted()) photos of \(library) as listed (a nested library tree, shown newest first by the date each was taken, in month sections; the listing is complete before the first screen is timed, and the dates are read while the session runs)"
+        }
+        var lines = [title, "",
+                     "Scripted sessions \(over), 1280 × 800, run at the display's pace: a frame is due every 16.7 ms on the wall clock, each frame is the model's update and the drawing by the headless software renderer, and downloads and decodes run beside it. A frame that finishes late waits for the next due time, as a display refresh would. Script: the first screen; two flings at 3,000 pt/s and two at 6,000 pt/s from rest, each left to stop; a jump to the middle and one to the end; then, back in the middle, a pinch out to fewer columns (the scale going to 1.8 over half a second, about the window's centre, as Ctrl + wheel drives it) and one back in (to 1 / 1.8), each released and left to settle; after every stop the screen is waited for until full (after a pinch: until every tile shows its photo decoded at its new size), then looked at for one second. Every session starts with a new model and nothing in memory. \"Photos on disk\" is the simulated server with no delay over the photo folder; \"a slow server\" delays each first download by 0–2 s, as the simulated server of RolfHendriks' UICollectionView-Demo does; \"HTTP server\" is `python3 -m http.server` over the photo folder on loopback, read through `HTTPImageSource` (its folder listing is the index). \"First launch\" runs with an empty thumbnail disk cache that fills as it goes (the gallery's default, `DiskImageCache` with JPEG entries); \"second launch\" is a new model over the cache the first launch filled, as when the gallery is opened again. Without a disk cache, every session starts cold. Sessions over a server named with `--server`, or over generated pictures, say so in their names; a session with failed loads is listed under \"Failed loads\" (a failed tile counts as shown).", "",
                      "- **Blank while moving**: visible tiles showing nothing of their photo (a placeholder), as a share of all visible tiles, over the frames in which the content moved (per fling speed). **Previews while moving**: tiles showing only the photo's preview (its ThumbHash: colours and shapes, soft), over the whole session's moving frames. The slow server lists every photo's preview with the list, as a photo server's manifest does (Immich's `thumbhash`); photos on disk and python's folder listing have none until a photo is decoded once (the loader then makes one).",
                      "- **Full after a fling / a jump**: from the moment the scroll stops (or jumps) until every visible tile shows its photo; in brackets, until every tile showed at least its preview, when that came first (0 ms: the frame of the jump itself).",
                      "- **Hitch time ratio**: ms of frame time past the 16.7 ms budget per second of session (Apple's measure; ≤ \(BenchmarkTargets.text(goals.hitchAtMostMsPerS)) is the goal, > 10 noticeable), frame time counted from when the frame was due until it was drawn.",

@@ -70,7 +70,7 @@ struct Session: AsyncParsableCommand {
                                    launches: Set(launches), photos: asListed ? 0 : count, size: options.size)
         let library = try await options.source.library()
         let figures = try await matrix.run(over: library, from: options.source)
-        var markdown = SessionReport.markdown(figures)
+        var markdown = SessionReport.markdown(figures, photoSet: asListed ? .listed(library.description) : .repeated)
         if let plot {
             let chart = RSSPlot(series: figures.map { RSSPlot.Series(name: $0.scenario.name, samples: $0.residentOverTime) })
             try OutputFile.write(Data(chart.svg(height: 260 + 16 * chart.legendRows()).utf8), to: plot)

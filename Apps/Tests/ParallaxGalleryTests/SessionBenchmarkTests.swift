@@ -129,6 +129,11 @@ struct SessionBenchmarkTests {
         #expect(markdown.contains("| grid, from --server: blank ≤ 1 % at 3,000 pt/s | 1.00 % | **PASS** |"))
         #expect(figures(.generated, true).summary.hasPrefix("grid, generated pictures, ParallaxKit:"))
         #expect(!markdown.contains("### Failed loads"))
+        // A library's own photos as listed (`--as-listed`) are never called the set repeated.
+        #expect(markdown.hasPrefix("## What the user sees while scrolling\n\nScripted sessions over 3000 photos (the real photo set repeated"))
+        let listed = SessionReport.markdown([figures(.folder, true)], photoSet: .listed("the photos in /home/me/Pictures"))
+        #expect(listed.hasPrefix("## What the user sees while scrolling a library tree\n\nScripted sessions over the 3,000 photos of the photos in /home/me/Pictures as listed (a nested library tree"))
+        #expect(!listed.contains("repeated under distinct names"))
     }
 
     /// The report is the section's title and body alone: the markers, the date and the machine are
