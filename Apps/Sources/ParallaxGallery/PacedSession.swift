@@ -50,6 +50,10 @@ struct PacedSession {
                          isPinching: Bool = false) async -> Double {
         try? await clock.sleep(until: due)
         let began = clock.now
+        // The first frame is due when it starts: the wait before it (a library's listing, the model's making) is
+        // the first screen's time (``waitForFullScreen(event:)`` counts from the session's start), not a frame
+        // late after the one before it, for there is none.
+        if workTimes.isEmpty { due = began }
         let now = seconds(due - start)
         // The gesture's event arrives with the frame, as the window's event loop hands it over.
         if let pinch { model.pinch(scale: pinch.scale, at: pinch.at) }
