@@ -47,6 +47,14 @@ extension GalleryModel {
     /// Whether photos are still being found.
     package var isListing: Bool { listing.isListing }
 
+    /// Whether the listing has ended (or failed) and every photo it found
+    /// is shown, arranged and laid out: what a session waits for before it
+    /// jumps to the end of the library.
+    package var isListingShown: Bool {
+        !listing.isListing && !listing.hasArrivals && (listingSummary != nil || status != nil)
+            && !listingProgress.filedUnshown && !needsRearrange && !isArranging
+    }
+
     /// Takes in the photos found since the last frame and shows them, the
     /// photo at the top kept in place (`now == nil`: everything, at once).
     /// The first screen comes from the first batch that has photos, shown

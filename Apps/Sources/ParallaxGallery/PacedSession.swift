@@ -87,6 +87,14 @@ struct PacedSession {
         return now
     }
 
+    /// Draws frames until the library's listing is over and every photo it
+    /// found is shown (``GalleryModel/isListingShown``), or for
+    /// `fillTimeLimit` seconds at most.
+    mutating func waitForListing() async {
+        let began = seconds(due - start)
+        while !model.isListingShown, seconds(due - start) - began <= fillTimeLimit { await frame() }
+    }
+
     mutating func runUntilRest(speed: Int) async {
         repeat { await frame(speed: speed) } while !model.scroll.isAtRest
     }

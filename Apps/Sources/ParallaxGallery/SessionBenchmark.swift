@@ -270,12 +270,13 @@ package enum SessionBenchmark {
         let model = GalleryModel(library: repeated, settings: settings, viewportSize: size,
                                  loading: scenario.followsViewport ? .standard : .arrivalOrder, diskCache: diskCache)
         var session = PacedSession(model: model, headless: headless, fillTimeLimit: script.fillTimeLimit)
-        await model.loadPhotoList()
-        let end = model.scroll.bounds.upperBound
-        let photos = model.photos.count
-
+        // As the window: the first screen from the first photos listed, the rest arriving while it is looked at.
+        model.startListing()
         await session.waitForFullScreen(event: "first screen")
         await session.dwell(script.dwell)
+        await session.waitForListing()
+        let end = model.scroll.bounds.upperBound
+        let photos = model.photos.count
         for flings in script.flings where flings.count > 0 {
             for index in 1...flings.count {
                 model.fling(velocity: CGFloat(flings.speed))
