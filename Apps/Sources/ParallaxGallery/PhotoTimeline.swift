@@ -80,7 +80,7 @@ package struct PhotoTimeline: Sendable {
     package private(set) var ids: [ImageID] = []
     /// The number of each photo shown, by ID (the latest, should a photo
     /// have been removed and found again).
-    private var numbers: [ImageID: Int32] = [:]
+    private var numbers = PhotoNumbers()
     /// Photos removed (deleted or changed since an index listed them):
     /// their numbers stay taken, and they are left out of every arrangement.
     private var removed: [Bool] = []
@@ -130,7 +130,7 @@ package struct PhotoTimeline: Sendable {
         var superseded: [Int] = []
         for photo in photos {
             let number = Int32(ids.count)
-            if let earlier = numbers.updateValue(number, forKey: photo.id), earlier >= first {
+            if let earlier = numbers.file(photo.id, as: number, in: ids), earlier >= first {
                 superseded.append(Int(earlier - first))
             }
             ids.append(photo.id)
@@ -148,8 +148,7 @@ package struct PhotoTimeline: Sendable {
     package var capacity: Int { ids.capacity }
 
     /// Makes room for `count` photos in all, so that appending up to that
-    /// many grows nothing (growing the ID table rehashes every ID: 32 ms at
-    /// 50,000 photos). O(count) when it grows.
+    /// many grows nothing. O(count) when it grows.
     package mutating func reserveCapacity(_ count: Int) {
         guard count > ids.capacity else { return }
         numbers.reserveCapacity(count)
@@ -170,7 +169,7 @@ package struct PhotoTimeline: Sendable {
 
     /// The number of the photo shown under `id`, if any.
     package func number(of id: ImageID) -> Int? {
-        numbers[id].map(Int.init)
+        numbers.number(of: id, in: ids).map(Int.init)
     }
 
     /// Leaves the photos `ids` out of every arrangement from now on (a
@@ -179,7 +178,7 @@ package struct PhotoTimeline: Sendable {
     package mutating func remove(_ ids: some Sequence<ImageID>) -> [Int] {
         var gone: [Int] = []
         for id in ids {
-            guard let number = numbers.removeValue(forKey: id) else { continue }
+            guard let number = numbers.remove(id, in: self.ids) else { continue }
             removed[Int(number)] = true
             removedCount += 1
             markMoved(number)
