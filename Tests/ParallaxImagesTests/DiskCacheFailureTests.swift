@@ -72,9 +72,18 @@ struct DiskCacheFailureTests {
             #expect(await cache.image(for: k) == image)
         }
         #expect(await cache.count == 2)
+        // A squatter found at the next open (left by a crash, or put there) is removed, never counted.
+        let squatter = directory.appendingPathComponent(DiskImageCache.fileName(for: key("squatter.jpg")))
+        try FileManager.default.createDirectory(at: squatter, withIntermediateDirectories: false)
+        try Data(count: 5_000).write(to: squatter.appendingPathComponent("inside"))
+        let entryBytes = try ["read.jpg", "written.jpg"].reduce(0) { total, name in
+            let path = directory.appendingPathComponent(DiskImageCache.fileName(for: key(name))).path
+            return total + (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0)
+        }
         let reopened = try DiskImageCache(directory: directory)
         let reopenedBytes = await reopened.byteCount          // after the opening's recount
-        #expect(ledger(directory) == reopenedBytes)
+        #expect(!FileManager.default.fileExists(atPath: squatter.path))
+        #expect(reopenedBytes == entryBytes && ledger(directory) == reopenedBytes)
     }
 
     @Test func aWriteThatFailsPartWayLeavesNoPartialFileAndALedgerThatMatchesTheFolder() async throws {

@@ -349,14 +349,35 @@ public final class DiskImageCache: Sendable {
 
         /// Every entry file (regular files only), with its size and last use.
         func entries() -> [(name: String, size: Int, lastUse: Double)] {
-            let names = (try? FileManager().contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.compactMap { name in
-                guard name.hasSuffix("." + DiskImageCache.entryExtension) else { return nil }
-                var status = stat()
-                guard lstat(directory.appendingPathComponent(name).path, &status) == 0,
-                      status.st_mode & S_IFMT == S_IFREG else { return nil }
-                return (name, Int(status.st_size), Self.modificationTime(status))
+            files().compactMap { file in
+                guard file.name.hasSuffix("." + DiskImageCache.entryExtension), file.status.st_mode & S_IFMT == S_IFREG else {
+                    return nil
+                }
+                return (file.name, Int(file.status.st_size), Self.modificationTime(file.status))
             }
+        }
+
+        /// Every name in the folder (but `.` and `..`) with its `lstat`, in
+        /// one `readdir` pass and one `fstatat` a name relative to the open
+        /// folder: no path is built per name (the recount at every open had
+        /// built two `URL`s and made two `lstat`s per entry, 10 % of the CPU
+        /// of a second launch until its first screen).
+        func files() -> [(name: String, status: stat)] {
+            guard let stream = opendir(directory.path) else { return [] }
+            defer { closedir(stream) }
+            let descriptor = dirfd(stream)
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            var found: [(name: String, status: stat)] = []
+            while let entry = readdir(stream) {
+                let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+                if name[0] == CChar(UInt8(ascii: ".")), name[1] == 0 || (name[1] == CChar(UInt8(ascii: ".")) && name[2] == 0) {
+                    continue
+                }
+                var status = stat()
+                guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                found.append((String(cString: name), status))
+            }
+            return found
         }
 
         /// The size of the entry file `name`; `nil` when there is none (or
@@ -436,15 +457,21 @@ public final class DiskImageCache: Sendable {
         /// (if `evicting`) evicts down to the limit. Under the lock.
         @discardableResult
         func recount(evicting: Bool) -> Int {
-            let names = (try? FileManager().contentsOfDirectory(atPath: directory.path)) ?? []
             let now = Date().timeIntervalSince1970
-            for name in names where name.hasPrefix(DiskImageCache.temporaryPrefix) {
-                var status = stat()
-                let path = directory.appendingPathComponent(name).path
-                if stat(path, &status) == 0, now - Self.modificationTime(status) > DiskImageCache.abandonedAfter { unlink(path) }
+            var total = 0
+            for file in files() {
+                if file.name.hasPrefix(DiskImageCache.temporaryPrefix) {
+                    if now - Self.modificationTime(file.status) > DiskImageCache.abandonedAfter {
+                        unlink(directory.appendingPathComponent(file.name).path)
+                    }
+                } else if file.name.hasSuffix("." + DiskImageCache.entryExtension) {
+                    if file.status.st_mode & S_IFMT == S_IFREG {
+                        total += Int(file.status.st_size)
+                    } else {
+                        removeOddity(file.name)
+                    }
+                }
             }
-            for name in names where name.hasSuffix("." + DiskImageCache.entryExtension) { removeOddity(name) }
-            var total = entries().reduce(0) { $0 + $1.size }
             if evicting, total > limit { total = evict(to: limit) }
             writeLedger(total)
             return total
