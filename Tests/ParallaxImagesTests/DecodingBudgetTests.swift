@@ -66,9 +66,12 @@ struct DecodingBudgetTests {
         var rng = SplitMix64(seed: 5)
         let image = Self.randomImage(width: 37, height: 23, using: &rng)
         let crop = (3.0, 2.0, 30.0, 20.0)
-        let resampler = StreamingAreaResampler(sourceWidth: 37, sourceHeight: 23, crop: crop, outputWidth: 30, outputHeight: 20)
-        Self.feed(image, to: resampler, interlaced: true)
-        #expect(resampler.finish() == AreaResampler.resample(image, crop: crop, width: 30, height: 20))
+        // Adam7's sparse rows, and dense rows (a JPEG's, a disk cache entry's) copied a row at a time.
+        for interlaced in [true, false] {
+            let resampler = StreamingAreaResampler(sourceWidth: 37, sourceHeight: 23, crop: crop, outputWidth: 30, outputHeight: 20)
+            Self.feed(image, to: resampler, interlaced: interlaced)
+            #expect(resampler.finish() == AreaResampler.resample(image, crop: crop, width: 30, height: 20), "interlaced: \(interlaced)")
+        }
         #expect(StreamingAreaResampler.workingBytes(crop: crop, sourceWidth: 37, sourceHeight: 23,
                                                     outputWidth: 30, outputHeight: 20) == 30 * 20 * 4)
     }

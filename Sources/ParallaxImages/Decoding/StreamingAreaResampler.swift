@@ -144,6 +144,13 @@ final class StreamingAreaResampler {
     private func copy(y: Int, x0: Int, dx: Int, count: Int, pixels: UnsafePointer<UInt8>) {
         guard (0..<outputHeight).contains(y) else { return }
         direct.withUnsafeMutableBufferPointer { out in
+            if dx == 1 {
+                // A dense row (every JPEG's, a disk cache entry's): the part inside the output in one copy.
+                let first = max(x0, 0), end = min(x0 + count, outputWidth)
+                guard first < end, let base = out.baseAddress else { return }
+                (base + (y * outputWidth + first) * 4).update(from: pixels + (first - x0) * 4, count: (end - first) * 4)
+                return
+            }
             for index in 0..<count {
                 let x = x0 + index * dx
                 guard (0..<outputWidth).contains(x) else { continue }
