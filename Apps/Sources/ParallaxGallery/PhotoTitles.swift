@@ -28,11 +28,19 @@ package final class PhotoTitles {
 
     /// The title of `id`, worked out; a name that is not UTF-8 is shown
     /// with U+FFFD for its odd bytes (its ID keeps them).
+    ///
+    /// Swift's own string operations, not `NSString`'s: the first bridged
+    /// call of a process (`deletingPathExtension`, `replacingOccurrences`)
+    /// looked its protocol conformances up through every library loaded,
+    /// milliseconds of the frame that drew the first screen.
     package static func makeTitle(of id: ImageID) -> String {
         // The file's own name: a photo in a subfolder has an ID such as "2024/06-trip/IMG_0001.jpg".
         let path = FolderImageSource.displayName(of: id)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let base = name.split(separator: "__").last.map(String.init) ?? name
-        return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
+        let name = path.split(separator: "/").last ?? path[...]
+        var base = name.split(separator: "__").last ?? name
+        // The extension, as NSString's deletingPathExtension takes it: after the last dot, unless that dot
+        // starts the name (or the name is "..").
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex, base != ".." { base = base[..<dot] }
+        return String(base.prefix(40).map { $0 == "_" ? " " : $0 })
     }
 }

@@ -14,6 +14,27 @@ struct PhotoTitlesTests {
         #expect(PhotoTitles.makeTitle(of: ImageID(String(repeating: "a", count: 60) + ".jpg")).count == 40)
     }
 
+    /// What titles were made with before: Foundation's path and string
+    /// functions, the naive oracle for random names.
+    static func foundationTitle(of id: ImageID) -> String {
+        let path = FolderImageSource.displayName(of: id)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let base = name.split(separator: "__").last.map(String.init) ?? name
+        return String((base as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").prefix(40))
+    }
+
+    @Test func titlesAgreeWithFoundationsPathFunctionsOverRandomNames() {
+        var random = SeededGenerator(seed: 19)
+        let pieces = ["IMG", "_", ".", "..", "jpg", "__", "é", "日本", "a b", "0042", "-", ".HEIC", "x"]
+        for _ in 0..<3_000 {
+            let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            }
+            let id = ImageID(parts.joined(separator: "/"))
+            #expect(PhotoTitles.makeTitle(of: id) == Self.foundationTitle(of: id), "\(id.rawValue)")
+        }
+    }
+
     @Test func theCacheAnswersAsWorkingItOutWould() {
         let titles = PhotoTitles()
         var random = SeededGenerator(seed: 5)
