@@ -96,7 +96,7 @@ package enum SessionReport {
             let sharp = figure.fillTimes("pinch").map { seconds($0.seconds) }.joined(separator: " / ")
             lines.append("| \(figure.scenario.name) | \(percent(figure.pinching)) | \(String(format: "%.2f", figure.pinching.hitchRatio)) | \(ms(figure.pinchWork.p50)) / \(ms(figure.pinchWork.p99)) / \(ms(figure.pinchWork.max)) | \(sharp) |")
         }
-        lines += ["", "### Against the baseline", "", "Tiles not yet sharp (blank or only a preview) while moving: what the loader's scheduling decides, previews or not.", "", "| Session | Not sharp while moving, baseline / ParallaxKit | Full after a fling (median), baseline / ParallaxKit | Full after a jump (max), baseline / ParallaxKit |", "| --- | ---: | ---: | ---: |"]
+        var comparisons: [String] = []
         for ours in figures where ours.scenario.followsViewport && ours.scenario.cache == .none {
             var other = ours.scenario
             other.followsViewport = false
@@ -109,7 +109,12 @@ package enum SessionReport {
             let fling = ratio(median(base.fillTimes("fling").map(\.seconds)), median(ours.fillTimes("fling").map(\.seconds)), seconds)
             let jump = ratio(maximum(base.fillTimes("jump").map(\.seconds)), maximum(ours.fillTimes("jump").map(\.seconds)), seconds)
             let origin = ours.scenario.source == .folder ? (ours.scenario.latency == .none ? "photos on disk" : "slow server (\(ours.scenario.latency.rangeText))") : ours.scenario.origin
-            lines.append("| \(ours.scenario.layout.rawValue), \(origin) | \(blank) | \(fling) | \(jump) |")
+            comparisons.append("| \(ours.scenario.layout.rawValue), \(origin) | \(blank) | \(fling) | \(jump) |")
+        }
+        // Without baseline sessions (`--no-baseline`) there is nothing to compare: no empty table.
+        if !comparisons.isEmpty {
+            lines += ["", "### Against the baseline", "", "Tiles not yet sharp (blank or only a preview) while moving: what the loader's scheduling decides, previews or not.", "", "| Session | Not sharp while moving, baseline / ParallaxKit | Full after a fling (median), baseline / ParallaxKit | Full after a jump (max), baseline / ParallaxKit |", "| --- | ---: | ---: | ---: |"]
+            lines += comparisons
         }
         let failing = figures.filter { $0.failedLoads > 0 || $0.sourceProblem != nil }
         if !failing.isEmpty {

@@ -363,9 +363,13 @@ public final class DiskImageCache: Sendable {
         /// built two `URL`s and made two `lstat`s per entry, 10 % of the CPU
         /// of a second launch until its first screen).
         func files() -> [(name: String, status: stat)] {
-            guard let stream = opendir(directory.path) else { return [] }
-            defer { closedir(stream) }
-            let descriptor = dirfd(stream)
+            let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { return [] }
+            guard let stream = fdopendir(descriptor) else {
+                close(descriptor)
+                return []
+            }
+            defer { closedir(stream) }                        // closes the descriptor too
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
             var found: [(name: String, status: stat)] = []
             while let entry = readdir(stream) {
