@@ -125,6 +125,16 @@ extension HTTPTests {
             #expect(four.report.problems == [.init(path: "a/deeper", kind: .tooManyFolders(limit: 4))])
         }
 
+        /// A hostile listing's folder links are taken once each, each repeat
+        /// found in O(1): a search of the folders taken per link ran three
+        /// minutes here, past the suite's one-minute limit.
+        @Test func aHundredThousandFolderLinksAreReadOnceEach() throws {
+            let links = (0..<100_000).map { "<a href=\"d\($0 % 50_000)/\">d</a>" }.joined()
+            let index = try HTTPIndex.parse(Data("<html><title>Index of /</title>\(links)</html>".utf8), isJSONPath: false)
+            #expect(index.folders.count == 50_000)
+            #expect(index.folders.first == "d0" && index.folders.last == "d49999")
+        }
+
         @Test func aListingOfFoldersOnlyIsAListingAndAFolderThatIsNotOneIsReported() async throws {
             let routes: [String: Data] = [
                 "/": Data(#"<html><body><a href="2023/">2023/</a> <a href="2024/">2024/</a></body></html>"#.utf8),

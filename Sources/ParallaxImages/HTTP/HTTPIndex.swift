@@ -54,6 +54,7 @@ struct HTTPIndex: Sendable {
                     if taken, let preview = entry.previewHash { index.previews[entry.id] = preview }
                 }
                 index.seen = []
+                index.seenFolders = []
                 return index
             } catch {
                 if isJSONPath || first == UInt8(ascii: "{") { throw Failure(reason: "cannot be read: \(error)") }
@@ -76,6 +77,7 @@ struct HTTPIndex: Sendable {
             index = try textList(bytes)
         }
         index.seen = []
+        index.seenFolders = []
         return index
     }
 
@@ -97,6 +99,9 @@ struct HTTPIndex: Sendable {
     /// The names taken that have no header (those with one are in
     /// ``headers``): together, every name taken, for skipping repeats.
     private var seen: Set<String> = []
+    /// The folders taken, for skipping repeats in O(1) each (a hostile
+    /// listing may link a million).
+    private var seenFolders: Set<String> = []
 
     /// Takes `name` if it is a relative path under the base not seen before; records
     /// why not otherwise. Whether it was taken.
@@ -124,7 +129,7 @@ struct HTTPIndex: Sendable {
     /// hidden and not taken before.
     private mutating func acceptFolder(_ name: String) {
         guard !name.hasPrefix("."), HTTPPhotoName.refusal(of: name, allowingFolders: false) == nil,
-              !folders.contains(name) else { return }
+              seenFolders.insert(name).inserted else { return }
         folders.append(name)
     }
 
