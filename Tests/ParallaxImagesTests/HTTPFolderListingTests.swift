@@ -125,6 +125,35 @@ extension HTTPTests {
             #expect(four.report.problems == [.init(path: "a/deeper", kind: .tooManyFolders(limit: 4))])
         }
 
+        /// A folder that does not answer holds back the listings read ahead
+        /// of it (parsed, waiting to be taken in order) to at most
+        /// ``HTTPImageSource/folderListingsAhead``, not the whole level; and
+        /// cancelling the listing ends it at once.
+        @Test func aFolderThatDoesNotAnswerHoldsBackOnlyTheListingsAheadOfIt() async throws {
+            let names = (0..<30).map { "f\($0)" }
+            var routes: [String: Data] = ["/": Self.pythonListing("/", names.map { $0 + "/" })]
+            for name in names.dropFirst() { routes["/\(name)/"] = Self.pythonListing("/\(name)/", ["\(name).jpg"]) }
+            let server = try LoopbackHTTPServer(routes: routes)
+            server.hostile = ["/f0/": .silent]
+            defer { server.stop() }
+            // Deadlines on a clock that never moves: only the test's cancellation ends f0.
+            let clock = ManualClock()
+            let source = try HTTPImageSource(baseURL: server.baseURL, indexPath: "", timeout: 60, maximumAttempts: 1, clock: clock)
+            let listing = Task { try await source.imageIDs() }
+            #expect(HTTPImageSource.folderListingsAhead == 8)
+            // f1 to f7 are read while f0 hangs, and nothing past them for as long as it does: f8 is never
+            // asked for, however long the test waits here.
+            await server.waitForRequests(1, to: "/f7/")
+            #expect(server.requestCount(for: "/f8/") == 0, "\(server.requestedTargets)")
+            listing.cancel()
+            let error = try await #require(throws: ImageSourceError.self) { try await listing.value }
+            guard case .cancelled = error else {
+                Issue.record("expected cancelled, got \(error)")
+                return
+            }
+            #expect(server.requestCount(for: "/f8/") == 0)
+        }
+
         /// A hostile listing's folder links are taken once each, each repeat
         /// found in O(1): a search of the folders taken per link ran three
         /// minutes here, past the suite's one-minute limit.

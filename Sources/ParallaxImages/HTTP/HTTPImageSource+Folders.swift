@@ -19,7 +19,9 @@ import Foundation
 ///   ``FolderImageSource/maximumPhotoCount`` photos, as a local walk;
 /// - a folder whose listing has the very entries of a folder it is in is
 ///   a link back to it (a server following a symbolic link loop shows the
-///   same folder again under a longer path): reported, not read again.
+///   same folder again under a longer path): reported, not read again;
+/// - a folder that answers slowly holds back at most
+///   ``HTTPImageSource/folderListingsAhead`` listings read ahead of it.
 ///
 /// A folder that cannot be listed (HTTP 403, an error page) is reported by
 /// path in ``HTTPImageSource/listingReport`` while the rest is shown, as a
@@ -35,6 +37,11 @@ extension HTTPImageSource {
 
     /// Listings requested at once while reading the folders of a level.
     static let concurrentFolderListings = 4
+
+    /// Listings read ahead of the first one not yet taken: those that
+    /// arrive before it wait for it, parsed, so a folder that answers
+    /// slowly holds at most this many in memory, not the whole level.
+    static let folderListingsAhead = 8
 
     /// `root` (the base folder's listing) with the photos of every folder
     /// under it added, and its report filled in (folders read, problems).
@@ -113,6 +120,7 @@ extension HTTPImageSource {
                     take(ready, of: level[taken], planningInto: &next)
                     taken += 1
                 }
+                return taken
             }
             level = next
         }
@@ -124,9 +132,11 @@ extension HTTPImageSource {
     /// ``concurrentFolderListings`` at a time, each as the index is
     /// (retries, deadline, size limit) and parsed, and hands each to
     /// `arrived` with its position in `paths` as it comes; a folder that
-    /// cannot be read or is not a listing gives the reason.
+    /// cannot be read or is not a listing gives the reason. `arrived`
+    /// returns how many listings from the first on it has taken: none is
+    /// requested more than ``folderListingsAhead`` past that.
     private func forEachFolderListing(_ paths: [String],
-                                      _ arrived: (Int, Result<HTTPIndex, FolderFailure>) -> Void) async throws(ImageSourceError) {
+                                      _ arrived: (Int, Result<HTTPIndex, FolderFailure>) -> Int) async throws(ImageSourceError) {
         await withTaskGroup(of: (Int, Result<HTTPIndex, FolderFailure>).self) { group in
             var started = 0
             func start() {
@@ -135,9 +145,15 @@ extension HTTPImageSource {
                 group.addTask { [self] in (position, await folderListing(path)) }
             }
             while started < min(paths.count, Self.concurrentFolderListings) { start() }
+            var inFlight = started
             while let (position, result) = await group.next() {
-                arrived(position, result)
-                if started < paths.count, !Task.isCancelled { start() }
+                inFlight -= 1
+                let taken = arrived(position, result)
+                while inFlight < Self.concurrentFolderListings, started < min(paths.count, taken + Self.folderListingsAhead),
+                      !Task.isCancelled {
+                    start()
+                    inFlight += 1
+                }
             }
         }
         if Task.isCancelled { throw .cancelled }
