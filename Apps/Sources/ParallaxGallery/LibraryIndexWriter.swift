@@ -127,7 +127,12 @@ package struct IndexRecordingSource: ImageSource {
     }
 
     package func headerAndCaptureDate(for id: ImageID) async throws(ImageSourceError) -> (header: ImageHeader, date: CaptureDate?) {
-        let read = try await base.readHeadersAndCaptureDates(of: [id])[0].get()
+        // A switch, not `get()`: the iOS SDKs' `Result.get()` throws `any Error`, not the typed failure.
+        let read: FolderImageSource.HeaderRead
+        switch await base.readHeadersAndCaptureDates(of: [id])[0] {
+        case .success(let value): read = value
+        case .failure(let error): throw error
+        }
         await writer.record([read])
         return (read.header, read.date)
     }
