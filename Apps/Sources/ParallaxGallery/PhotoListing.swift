@@ -197,8 +197,8 @@ extension PhotoLibrary {
                 do {
                     // A server's nested folders arrive a folder at a time: the first screen needs only the first.
                     var handedOut = 0
-                    let ids: [ImageID]
-                    if let http = self.source as? HTTPImageSource {
+                    let ids: [ImageID], http = self.source as? HTTPImageSource
+                    if let http {
                         ids = try await http.imageIDs(onBatch: { names in
                             continuation.yield(.photos(names.map { FoundPhoto(id: $0) }))
                             handedOut += names.count
@@ -210,7 +210,7 @@ extension PhotoLibrary {
                     let previews = await source.listedPreviews()
                     continuation.yield(.photos(ids[handedOut...].map { FoundPhoto(id: $0, preview: previews[$0]) }))
                     // A server's folder listings say what they skipped (folders, videos), as a walk does.
-                    var report = (self.source as? HTTPImageSource)?.listingReport ?? FolderScan.Report()
+                    var report = http?.listingReport ?? FolderScan.Report()
                     report.photoCount = ids.count
                     continuation.yield(.finished(report))
                 } catch {
