@@ -7,9 +7,9 @@ import ParallaxLibraryIndex
 /// index reconciled with it.
 ///
 /// 1. The index's count (room is made for that many photos at once), then
-///    its records, newest first: the first 500 in one batch (the first
-///    screen, with every shape and date known, no photo read), then the
-///    rest.
+///    its records, newest first: the first ``firstBatchSize`` in one batch
+///    (the first screen, with every shape and date known, no photo read),
+///    then the rest 500 at a time.
 /// 2. The walk (``FolderImageSource/scan(readingFileStatus:)``), each
 ///    photo's stamp handed to the writer as found.
 /// 3. Reconciliation: photos deleted or changed since are removed, new and
@@ -18,16 +18,24 @@ import ParallaxLibraryIndex
 ///
 /// On a first launch the index is empty: step 1 shows nothing and every
 /// photo arrives from the walk, as without an index.
+///
+/// All of it but the walk's own thread runs on the index's thread, below
+/// the frames' priority (``BackgroundThreadExecutor/libraryWork``).
 enum IndexedFolderListing {
+    /// The records of the first batch: a first screen at the densest grid
+    /// (8 columns, 6 rows at 1280 × 800) four times over, and no more, for
+    /// the frame that shows them files them all (500 took 2-3 ms of it).
+    static let firstBatchSize = 200
+
     static func events(of source: FolderImageSource, writer: LibraryIndexWriter) -> AsyncStream<ListingEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let task = Task.detached {
+            let task = Task.detached(executorPreference: BackgroundThreadExecutor.libraryWork) {
                 let index = writer.index
                 // 1. What the index knows, newest first.
                 let collected = RecordCollector()
                 do {
                     if case let count = try await index.count(), count > 0 { continuation.yield(.expecting(count)) }
-                    try await index.records(batchSize: 500) { batch in
+                    try await index.records(batchSize: 500, firstBatchSize: firstBatchSize) { batch in
                         collected.append(batch)
                         continuation.yield(.photos(batch.map(FoundPhoto.init(record:))))
                     }

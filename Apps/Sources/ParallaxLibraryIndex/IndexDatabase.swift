@@ -169,14 +169,14 @@ final class IndexDatabase {
     /// empty array for an empty index) as they are read: a straight pass
     /// through the index that keeps them in that order
     /// (``IndexSchema/selectAll``).
-    func records(batchSize: Int, _ deliver: ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
+    func records(batchSize: Int, firstBatchSize: Int, _ deliver: ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
         try run { _, statements throws(SQLiteError) in
             let select = statements.selectAll
             var batch: [LibraryRecord] = []
             var delivered = false
             while try select.step() {
                 batch.append(IndexStatements.record(select))
-                if batch.count >= batchSize {
+                if batch.count >= (delivered ? batchSize : firstBatchSize) {
                     deliver(batch)
                     delivered = true
                     batch = []

@@ -21,8 +21,13 @@ import ParallaxImages
 /// so two galleries never check or rebuild it at the same time.
 ///
 /// Each instance has its own connection, used by this actor alone, with
-/// every statement prepared once.
+/// every statement prepared once. Every index runs on one thread below the
+/// frames' priority (``BackgroundThreadExecutor/libraryWork``).
 package actor LibraryIndex {
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        BackgroundThreadExecutor.libraryWork.asUnownedSerialExecutor()
+    }
+
     /// The rows written in one transaction by default. Large, because what
     /// a transaction costs is mostly the pages it touches, and rows in date
     /// order land all over the table and its date index: 100,000 metadata
@@ -80,19 +85,22 @@ package actor LibraryIndex {
     /// (`library-index-measure`).
     package func records() throws(LibraryIndexError) -> [LibraryRecord] {
         var records: [LibraryRecord] = []
-        try database.records(batchSize: .max) { records = $0 }
+        try database.records(batchSize: .max, firstBatchSize: .max) { records = $0 }
         return records
     }
 
     /// Every record, newest first as ``records()`` returns them, handed to
-    /// `deliver` `batchSize` at a time as they are read (the last batch
-    /// shorter; a single empty one for an empty index): the newest photos,
-    /// the first screen, arrive within a millisecond, before the rest are read.
+    /// `deliver` `batchSize` at a time as they are read, the first batch
+    /// `firstBatchSize` (by default the same; the last batch shorter; a
+    /// single empty one for an empty index): the newest photos, the first
+    /// screen, arrive within a millisecond, before the rest are read, and a
+    /// small first batch is quick to show.
     ///
     /// Should the file show damage midway, the batches delivered are all
     /// there is and the call throws ``LibraryIndexError/rebuilt(_:)``.
-    package func records(batchSize: Int, _ deliver: @Sendable ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
-        try database.records(batchSize: max(batchSize, 1), deliver)
+    package func records(batchSize: Int, firstBatchSize: Int? = nil,
+                         _ deliver: @Sendable ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
+        try database.records(batchSize: max(batchSize, 1), firstBatchSize: max(firstBatchSize ?? batchSize, 1), deliver)
     }
 
     /// The number of records.

@@ -162,6 +162,19 @@ struct LibraryIndexTests {
         #expect(Array(batches.all.joined()) == (try await index.records()))
     }
 
+    @Test func deliversASmallerFirstBatchWhenAsked() async throws {
+        let scratch = try ScratchFolder()
+        let index = try scratch.open()
+        try await index.upsert((0..<50).map { Fixtures.file($0) })
+        let batches = Batches()
+        try await index.records(batchSize: 20, firstBatchSize: 3) { batches.append($0) }
+        #expect(batches.all.map(\.count) == [3, 20, 20, 7])
+        #expect(Array(batches.all.joined()) == (try await index.records()))
+        batches.all = []
+        try await index.records(batchSize: 20, firstBatchSize: 60) { batches.append($0) }
+        #expect(batches.all.map(\.count) == [50])
+    }
+
     /// What `records(batchSize:_:)` delivered.
     final class Batches: @unchecked Sendable {
         private let lock = NSLock()

@@ -170,7 +170,7 @@ final class BlockingWorkQueue: @unchecked Sendable {
     /// belongs to each thread, and `setpriority(PRIO_PROCESS, 0, …)` sets
     /// the caller's (man 2 setpriority). Elsewhere the thread's quality of
     /// service, set before it started, does the same.
-    private static func lowerCurrentThreadPriority(to nice: Int32) {
+    static func lowerCurrentThreadPriority(to nice: Int32) {
         #if canImport(Glibc)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
         #endif

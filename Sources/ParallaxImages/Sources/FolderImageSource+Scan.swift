@@ -47,6 +47,9 @@ extension FolderImageSource {
             stopped?()
         }
         let thread = Thread { [walk] in
+            // Below the frames, as the decodes for the screen are: a walk of 100,000 photos is a second of
+            // work that must not make a frame late, and it still has most of a core whenever they leave one.
+            BlockingWorkQueue.lowerCurrentThreadPriority(to: BlockingWorkQueue.urgentNiceValue)
             let result = walk.run(isCancelled: { cancelled.withLock { $0 } },
                                   emit: { continuation.yield(.photos($0)) })
             switch result {
