@@ -126,8 +126,8 @@ package final class GalleryWindow {
                 model.endPinch(velocity: Self.velocity(of: pinch.samples), now: start)
                 wheelPinch = nil
             }
-            canvas.beginFrame()
             if let scene {
+                canvas.beginFrame()
                 scene.advance(by: CGFloat(min(start - previous, 0.25)))
                 renderer.draw(scene, on: canvas, hud: renderer.showsHUD ? hud() : [])
             } else {
@@ -137,6 +137,7 @@ package final class GalleryWindow {
                 }
                 model.update(now: start)
                 viewer.update(now: start)
+                canvas.beginFrame(afterWorking: .seconds(Self.now() - start))
                 renderer.draw(model, viewer: viewer.scene, on: canvas, hud: renderer.showsHUD ? hud() : [])
             }
             SDL_RenderPresent(sdlRenderer)

@@ -45,14 +45,15 @@ package final class HeadlessRenderer {
         return canvas.readPixels()
     }
 
-    /// Draws `model` as it is now, without reading the frame back.
-    package func draw(_ model: GalleryModel, hud: [String] = []) {
-        draw(model, viewer: nil, hud: hud)
+    /// Draws `model` as it is now, without reading the frame back, after
+    /// `work` spent on the frame before (``SDLCanvas/beginFrame(afterWorking:)``).
+    package func draw(_ model: GalleryModel, hud: [String] = [], afterWorking work: Duration = .zero) {
+        draw(model, viewer: nil, hud: hud, afterWorking: work)
     }
 
     /// Draws `model` with the detail view's `viewer` scene over it.
-    func draw(_ model: GalleryModel, viewer: ViewerScene?, hud: [String] = []) {
-        canvas.beginFrame()
+    func draw(_ model: GalleryModel, viewer: ViewerScene?, hud: [String] = [], afterWorking work: Duration = .zero) {
+        canvas.beginFrame(afterWorking: work)
         renderer.draw(model, viewer: viewer, on: canvas, hud: hud)
         SDL_RenderPresent(canvas.renderer)
     }

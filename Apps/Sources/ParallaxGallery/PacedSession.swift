@@ -58,7 +58,8 @@ struct PacedSession {
         // The gesture's event arrives with the frame, as the window's event loop hands it over.
         if let pinch { model.pinch(scale: pinch.scale, at: pinch.at) }
         model.update(now: now)
-        headless.draw(model)
+        let updated = clock.now
+        headless.draw(model, afterWorking: updated - began)
         let finished = clock.now
         workTimes.append(seconds(finished - began))
         let frameTime = seconds(finished - due)

@@ -166,6 +166,32 @@ struct CanvasCostTests {
         #expect(whole.canvas.previewScalings == 3 && whole.canvas.textRenderings == 5 && whole.canvas.postponedThisFrame == 0)
     }
 
+    /// A frame whose work before drawing (its model's update) has reached
+    /// ``SDLCanvas/pacedFrameWorkLimit`` makes only its first new text or
+    /// preview, however much of its making budget is left (a minute here:
+    /// without the limit, the first frame would make all six).
+    @Test func aFrameThatWorkedLongBeforeDrawingMakesOnlyItsFirst() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 640, height: 400))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        canvas.makingBudget = .seconds(60)
+        let titles = (0..<6).map { "IMG_\(2000 + $0).jpg" }
+        func drawTitles() {
+            for (index, title) in titles.enumerated() {
+                canvas.drawText(title, at: CGPoint(x: 10, y: 20 + CGFloat(index) * 20), size: 14, color: RGBA(255, 255, 255),
+                                outlined: true)
+            }
+        }
+        var made: [Int] = []
+        for _ in 0..<3 {
+            canvas.beginFrame(afterWorking: SDLCanvas.pacedFrameWorkLimit)
+            drawTitles()
+            made.append(canvas.textRenderings)
+        }
+        #expect(made == [1, 2, 3])
+        #expect(canvas.postponedThisFrame == 3)
+    }
+
     /// A photo with transparent pixels keeps its placeholder under it once
     /// faded in; an opaque one covers it, and the frame draws no
     /// placeholder there at all. Where the placeholder is the photo's
