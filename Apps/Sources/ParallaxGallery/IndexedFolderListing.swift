@@ -14,7 +14,8 @@ import ParallaxLibraryIndex
 ///    photo's stamp handed to the writer as found.
 /// 3. Reconciliation: photos deleted or changed since are removed, new and
 ///    changed ones added (their headers and dates are read, as any new
-///    photo's), and the index is brought up to date.
+///    photo's), the listing is finished, and the index is brought up to
+///    date behind it (``LibraryIndexWriter/apply(_:)``).
 ///
 /// On a first launch the index is empty: step 1 shows nothing and every
 /// photo arrives from the walk, as without an index.
@@ -78,8 +79,12 @@ enum IndexedFolderListing {
                         FoundPhoto(id: $0.id, fileTime: FolderListing.wallClockSeconds($0.stamp.modificationNanoseconds))
                     }))
                 }
-                try? await index.apply(reconciliation)
+                // The index is written behind the listing: every photo is shown by now, and the next launch's
+                // save (``LibraryIndexWriter/flushAndWait()``) waits for the writing. The events end once it is
+                // written, for whoever reads past the end of the listing.
+                await writer.apply(reconciliation)
                 continuation.yield(.finished(report))
+                await writer.waitUntilApplied()
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -29,6 +29,8 @@ package actor LibraryIndexWriter {
     private var pending: [(file: ListedFile, metadata: PhotoMetadata)] = []
     private var pendingPreviews: [(file: ListedFile, hash: [UInt8])] = []
     private var flushScheduled = false
+    /// The last walk's reconciliation being written (``apply(_:)``).
+    private var applying: Task<Void, Never>?
     /// Why the last write failed, if one did (the gallery goes on without it).
     package private(set) var lastError: LibraryIndexError?
 
@@ -82,8 +84,36 @@ package actor LibraryIndexWriter {
         Task { await self.write(batch, previews) }
     }
 
-    /// Writes every read gathered so far and returns once it is written.
+    /// Starts bringing the index up to date with a walk
+    /// (`reconciliation`: 100,000 rows on a first launch, a second or two
+    /// at the index's low priority), after any earlier one, and returns at
+    /// once: the listing reports itself finished meanwhile, every photo
+    /// already shown. ``waitUntilApplied()`` and ``flushAndWait()`` wait for it.
+    package func apply(_ reconciliation: Reconciliation) {
+        let earlier = applying
+        applying = Task { [index] in
+            await earlier?.value
+            do throws(LibraryIndexError) {
+                try await index.apply(reconciliation)
+            } catch {
+                self.noteFailure(error)
+            }
+        }
+    }
+
+    /// Returns once every reconciliation started by ``apply(_:)`` is written.
+    package func waitUntilApplied() async {
+        await applying?.value
+    }
+
+    private func noteFailure(_ error: LibraryIndexError) {
+        lastError = error
+    }
+
+    /// Writes every read gathered so far and returns once it is written,
+    /// and the last walk's reconciliation with it.
     package func flushAndWait() async {
+        await waitUntilApplied()
         flushScheduled = false
         let batch = pending, previews = pendingPreviews
         pending = []

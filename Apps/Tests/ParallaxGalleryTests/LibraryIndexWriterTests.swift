@@ -37,4 +37,26 @@ struct LibraryIndexWriterTests {
             #expect(record.previewHash == previews.first { $0.id == id }?.hash.bytes, "\(id)")
         }
     }
+
+    /// A walk's reconciliations, started one after another without
+    /// waiting, are written in order, and a save waits for them: the
+    /// listing reports itself finished before its index is written.
+    @Test func reconciliationsAreWrittenInOrderAndASaveWaitsForThem() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let index = try LibraryIndex(at: folder.appendingPathComponent("index.sqlite"), root: folder)
+        let writer = LibraryIndexWriter(index: index, folder: FolderImageSource(directory: folder))
+        func file(_ n: Int) -> ListedFile {
+            ListedFile(id: ImageID("\(n).jpg"), stamp: FileStamp(size: Int64(1_000 + n), modificationNanoseconds: Int64(n) * 1_000_000_000,
+                                                                 inode: UInt64(n)))
+        }
+        // Walk k finds photo k-1 gone and photo k new: applied in order, only the last photo is left.
+        for walk in 0..<60 {
+            let indexed = walk == 0 ? [] : [LibraryRecord(id: file(walk - 1).id, stamp: file(walk - 1).stamp)]
+            await writer.apply(Reconciliation(indexed: indexed, listed: [file(walk)]))
+        }
+        await writer.flushAndWait()
+        #expect(try await index.records().map(\.id.rawValue) == ["59.jpg"])
+    }
 }
