@@ -17,10 +17,13 @@ enum PNGTextChunks {
     static let limit = 256 << 10
     /// The bytes decoded from a chunk first: a camera's dates lie in the
     /// first kilobyte or two of its Exif (IFD0 and the Exif IFD come before
-    /// maker notes and thumbnails), so most of a raw profile (ImageMagick's
-    /// 15-50 KB of hexadecimal in the sample photos) is never inflated; the
-    /// rest is read only when the first part held no date.
-    static let quickLimit = 8 << 10
+    /// maker notes and thumbnails; in the sample photos' raw profiles, at
+    /// bytes 176 to 1,028), so most of a raw profile (ImageMagick's 15-50 KB
+    /// of hexadecimal in the sample photos) is never inflated; the rest is
+    /// read only when the first part held no date. At 8 KB, inflating it was
+    /// most of what reading a PNG's date cost, and a tenth of a first
+    /// launch's work on a library of the sample photos.
+    static let quickLimit = 2 << 10
 
     /// What the `tEXt`, `zTXt` or `iTXt` chunk of `type` whose data starts
     /// with `head` holds, if it is metadata this reader reads.
