@@ -125,13 +125,25 @@ public struct FolderImageSource: ImageSource {
     /// link in an ID's path never leads a read out of the folder. Refuses
     /// what is not a regular file by what it is, as the reads do.
     static func confined(_ path: [CChar], root: String, id: ImageID) -> Result<[CChar], ImageSourceError> {
+        confined(path, realRoot: realRoot(of: root), id: id)
+    }
+
+    /// The real path of the folder `root` (`nil` when it has none): resolved
+    /// once for a batch of photos (``confined(_:realRoot:id:)``), where each
+    /// resolution costs a `readlink` a component.
+    static func realRoot(of root: String) -> [UInt8]? {
+        PhotoTreeWalk.realPath(Array(root.utf8))
+    }
+
+    /// ``confined(_:root:id:)`` with the folder's real path already
+    /// resolved (``realRoot(of:)``; `nil` confines to nothing).
+    static func confined(_ path: [CChar], realRoot: [UInt8]?, id: ImageID) -> Result<[CChar], ImageSourceError> {
         let kind = FileKind(cPath: path)
         guard kind == .regular else {
             return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
         }
         guard let real = PhotoTreeWalk.realPath(Array(path.map { UInt8(bitPattern: $0) }.prefix { $0 != 0 })),
-              let realRoot = PhotoTreeWalk.realPath(Array(root.utf8)),
-              PhotoTreeWalk.isInside(real, realRoot) else {
+              let realRoot, PhotoTreeWalk.isInside(real, realRoot) else {
             return .failure(.unreadable(id, "is a link out of the photo folder, not followed"))
         }
         return .success(PhotoTreeWalk.cPath(real))
@@ -254,8 +266,9 @@ public struct FolderImageSource: ImageSource {
         let paths = ids.map { path(of: $0) }
         let root = directory.path
         return await BlockingWorkQueue.fileIO.run {
-            zip(ids, paths).map { id, path -> ListedPhoto? in
-                guard let path, case .success(let real) = Self.confined(path, root: root, id: id) else { return nil }
+            let realRoot = Self.realRoot(of: root)
+            return zip(ids, paths).map { id, path -> ListedPhoto? in
+                guard let path, case .success(let real) = Self.confined(path, realRoot: realRoot, id: id) else { return nil }
                 var status = stat()
                 guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
                 return ListedPhoto(id: id, status: status)
