@@ -139,6 +139,19 @@ struct FolderTreeTests {
             await #expect(throws: ImageSourceError.unreadable(id, out)) { try await source.header(for: id) }
             #expect(await source.fingerprint(for: id) == nil)
         }
+        // A batch (its folders resolved once each, ``PathConfinement``) gives every photo the verdict of a read of
+        // its own: photos in the tree however spelled, and links out of it refused, in any order.
+        let batch: [ImageID] = ["2024/trip/a.jpg", "outside.jpg", "cover.jpg", "elsewhere/b.jpg", "best/kept.jpg",
+                                "2024/trip/back/trip/a.jpg", "gone.jpg", "2024/trip/a.jpg", "best again/kept.jpg"]
+        let reads = await source.readHeadersAndCaptureDates(of: batch)
+        let files = await source.files(of: batch)
+        for (id, (read, file)) in zip(batch, zip(reads, files)) {
+            let alone: Result<ImageHeader, ImageSourceError>
+            do { alone = .success(try await source.header(for: id)) } catch { alone = .failure(error) }
+            #expect(read.map(\.header) == alone, "\(id)")
+            #expect((file != nil) == (await source.fingerprint(for: id) != nil), "\(id)")
+        }
+        #expect(reads.filter { (try? $0.get()) != nil }.count == 6)
     }
 
     @Test func idsThatClimbOutOfTheFolderOpenNothing() async throws {

@@ -60,10 +60,10 @@ extension FolderImageSource {
         let paths = ids.map { path(of: $0) }
         let root = directory.path
         return await BlockingWorkQueue.fileIO.run {
-            let realRoot = Self.realRoot(of: root)
+            var confinement = PathConfinement(realRoot: Self.realRoot(of: root))
             return zip(ids, paths).map { id, path -> Result<HeaderRead, ImageSourceError> in
                 guard let path else { return .failure(.notFound(id)) }
-                return Self.confined(path, realRoot: realRoot, id: id).flatMap { Self.readHeaderAndCaptureDate(at: $0, id: id) }
+                return confinement.confine(path, id: id).flatMap { Self.readHeaderAndCaptureDate(at: $0, id: id) }
             }
         }
     }

@@ -266,9 +266,9 @@ public struct FolderImageSource: ImageSource {
         let paths = ids.map { path(of: $0) }
         let root = directory.path
         return await BlockingWorkQueue.fileIO.run {
-            let realRoot = Self.realRoot(of: root)
+            var confinement = PathConfinement(realRoot: Self.realRoot(of: root))
             return zip(ids, paths).map { id, path -> ListedPhoto? in
-                guard let path, case .success(let real) = Self.confined(path, realRoot: realRoot, id: id) else { return nil }
+                guard let path, case .success(let real) = confinement.confine(path, id: id) else { return nil }
                 var status = stat()
                 guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
                 return ListedPhoto(id: id, status: status)
