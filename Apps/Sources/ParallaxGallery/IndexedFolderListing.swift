@@ -21,7 +21,8 @@ import ParallaxLibraryIndex
 /// photo arrives from the walk, as without an index.
 ///
 /// All of it but the walk's own thread runs on the index's thread, below
-/// the frames' priority (``BackgroundThreadExecutor/libraryWork``).
+/// the frames' priority (``BackgroundThreadExecutor/libraryWork``, on
+/// Linux; elsewhere at the utility quality of service).
 enum IndexedFolderListing {
     /// The records of the first batch: a first screen at the densest grid
     /// (8 columns, 6 rows at 1280 × 800) four times over, and no more, for
@@ -30,7 +31,7 @@ enum IndexedFolderListing {
 
     static func events(of source: FolderImageSource, writer: LibraryIndexWriter) -> AsyncStream<ListingEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let task = Task.detached(executorPreference: BackgroundThreadExecutor.libraryWork) {
+            let list: @Sendable () async -> Void = {
                 let index = writer.index
                 // 1. What the index knows, newest first.
                 let collected = RecordCollector()
@@ -87,6 +88,12 @@ enum IndexedFolderListing {
                 await writer.waitUntilApplied()
                 continuation.finish()
             }
+            #if canImport(Glibc)
+            let task = Task.detached(executorPreference: BackgroundThreadExecutor.libraryWork) { await list() }
+            #else
+            // Task executors need iOS 18; below the frames by the quality of service.
+            let task = Task.detached(priority: .utility) { await list() }
+            #endif
             continuation.onTermination = { _ in task.cancel() }
         }
     }

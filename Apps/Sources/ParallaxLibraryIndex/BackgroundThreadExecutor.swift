@@ -1,3 +1,4 @@
+#if canImport(Glibc)
 import Foundation
 
 /// An executor of one thread of its own, at a lower priority than the
@@ -19,6 +20,9 @@ import Foundation
 /// executor, and a task given it as its executor preference (SE-0417) runs
 /// its nonisolated code here too. Jobs run one at a time, in the order
 /// they were enqueued.
+///
+/// Linux only: task executors need iOS 18 and macOS 15, and there the
+/// utility quality of service does what nice does here.
 package final class BackgroundThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     /// Jobs waiting, from `next` on.
@@ -26,20 +30,16 @@ package final class BackgroundThreadExecutor: SerialExecutor, TaskExecutor, @unc
     private var next = 0
 
     /// The executor of a thread named `name`, started at once and running
-    /// for the life of the process at `nice` (on Linux; elsewhere at the
-    /// utility quality of service).
+    /// for the life of the process at `nice`.
     package init(name: String, nice: Int32 = 10) {
         let thread = Thread { [self] in
-            #if canImport(Glibc)
             // Under Linux's threads the nice value belongs to each thread: this one's alone (man 2 setpriority).
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
-            #endif
             while true {
                 take().runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
             }
         }
         thread.name = name
-        thread.qualityOfService = .utility
         thread.start()
     }
 
@@ -77,3 +77,4 @@ package final class BackgroundThreadExecutor: SerialExecutor, TaskExecutor, @unc
     /// the process.
     package static let libraryWork = BackgroundThreadExecutor(name: "ParallaxLibraryIndex.work")
 }
+#endif

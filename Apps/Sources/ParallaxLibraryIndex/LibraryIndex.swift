@@ -21,12 +21,14 @@ import ParallaxImages
 /// so two galleries never check or rebuild it at the same time.
 ///
 /// Each instance has its own connection, used by this actor alone, with
-/// every statement prepared once. Every index runs on one thread below the
-/// frames' priority (``BackgroundThreadExecutor/libraryWork``).
+/// every statement prepared once. On Linux every index runs on one thread
+/// below the frames' priority (``BackgroundThreadExecutor/libraryWork``).
 package actor LibraryIndex {
+    #if canImport(Glibc)
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
         BackgroundThreadExecutor.libraryWork.asUnownedSerialExecutor()
     }
+    #endif
 
     /// The rows written in one transaction by default. Large, because what
     /// a transaction costs is mostly the pages it touches, and rows in date

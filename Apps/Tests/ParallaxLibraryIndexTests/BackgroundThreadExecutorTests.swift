@@ -1,3 +1,4 @@
+#if canImport(Glibc)
 import Foundation
 import Testing
 @testable import ParallaxLibraryIndex
@@ -28,9 +29,7 @@ struct BackgroundThreadExecutorTests {
         let sightings = seen.all
         #expect(sightings.map(\.number) == Array(0..<1_000))
         #expect(Set(sightings.map(\.thread)).count == 1)
-        #if canImport(Glibc)
         #expect(Set(sightings.map(\.nice)) == [7])
-        #endif
     }
 
     @Test func aTaskThatAwaitsResumesOnTheSameThread() async {
@@ -48,11 +47,7 @@ struct BackgroundThreadExecutorTests {
 
     /// The calling thread's nice value (Linux gives each thread its own: man 2 setpriority).
     static func currentNiceValue() -> Int32 {
-        #if canImport(Glibc)
-        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        #else
-        return 0
-        #endif
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
     }
 
     final class SightingLog: @unchecked Sendable {
@@ -62,3 +57,4 @@ struct BackgroundThreadExecutorTests {
         func append(_ sighting: Sighting) { lock.withLock { sightings.append(sighting) } }
     }
 }
+#endif
