@@ -13,8 +13,10 @@ import ParallaxLayout
 /// at most once, when its header arrives; a photo whose header cannot be
 /// read keeps the placeholder for good.
 ///
-/// Complexity: O(1) to record or read a size; storage is one optional size
-/// per photo.
+/// Complexity: O(1) to record or read a size; storage is 8 bytes a photo
+/// (two 32-bit sides, zero while unknown), a third of an optional
+/// `CGSize`'s 24: at 100,000 photos the tracker's sizes and the copy a
+/// layout is built from took 4.8 MB that way, 1.6 MB this way.
 package struct PhotoShapes: Sendable, Equatable {
     /// The aspect ratio (width : height) a tile has until its photo's size is known.
     package static let placeholderAspectRatio: CGFloat = 4.0 / 3.0
@@ -26,13 +28,20 @@ package struct PhotoShapes: Sendable, Equatable {
     package static let featuredPeriod = 9
     package static let featuredPhase = 4
 
-    private var sizes: [CGSize?]
+    /// A photo's upright size in pixels; 0 × 0 while unknown.
+    private struct Sides: Sendable, Equatable {
+        var width: UInt32
+        var height: UInt32
+        static let unknown = Sides(width: 0, height: 0)
+    }
+
+    private var sizes: [Sides]
     /// How many photos' sizes are known.
     package private(set) var knownCount = 0
 
     /// No size known yet for `count` photos.
     package init(count: Int) {
-        sizes = Array(repeating: nil, count: max(count, 0))
+        sizes = Array(repeating: .unknown, count: max(count, 0))
     }
 
     /// The number of photos.
@@ -45,7 +54,7 @@ package struct PhotoShapes: Sendable, Equatable {
 
     /// Adds `count` photos of unknown size after the others.
     package mutating func append(count: Int) {
-        sizes.append(contentsOf: repeatElement(nil, count: max(count, 0)))
+        sizes.append(contentsOf: repeatElement(.unknown, count: max(count, 0)))
     }
 
     /// Records the upright pixel size of photo `item`. Returns whether
@@ -54,9 +63,11 @@ package struct PhotoShapes: Sendable, Equatable {
     @discardableResult
     package mutating func record(width: Int, height: Int, at item: Int) -> Bool {
         guard sizes.indices.contains(item), width > 0, height > 0 else { return false }
-        let size = CGSize(width: width, height: height)
+        // Sides past 2^32 - 1 pixels (no format stores one) are kept at that: only the shape's ratio, clamped
+        // to 1 : 64 … 64 : 1 by every use, counts.
+        let size = Sides(width: UInt32(clamping: width), height: UInt32(clamping: height))
         guard sizes[item] != size else { return false }
-        if sizes[item] == nil { knownCount += 1 }
+        if sizes[item] == .unknown { knownCount += 1 }
         sizes[item] = size
         return true
     }
@@ -73,7 +84,8 @@ package struct PhotoShapes: Sendable, Equatable {
 
     /// The upright pixel size of photo `item`, if known.
     package func size(of item: Int) -> CGSize? {
-        sizes.indices.contains(item) ? sizes[item] : nil
+        guard sizes.indices.contains(item), case let size = sizes[item], size != .unknown else { return nil }
+        return CGSize(width: CGFloat(size.width), height: CGFloat(size.height))
     }
 
     /// The aspect ratio (width : height) of photo `item`'s tile in the
