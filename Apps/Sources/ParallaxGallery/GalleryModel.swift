@@ -52,7 +52,8 @@ package final class GalleryModel {
     /// A message to show (a source that failed, an empty folder).
     package internal(set) var status: String?
 
-    private(set) lazy var shapeTracker = ShapeTracker { [unowned self] id in self.timeline.number(of: id) }
+    private(set) lazy var shapeTracker = ShapeTracker(photoNumber: { [unowned self] id in self.timeline.number(of: id) },
+                                                      photoID: { [unowned self] number in self.timeline.id(ofNumber: number) })
     let listing = PhotoListing()
     /// Where the listing shown stands (``applyListing(now:)``).
     var listingProgress = ListingProgress()

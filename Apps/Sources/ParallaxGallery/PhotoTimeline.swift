@@ -172,6 +172,11 @@ package struct PhotoTimeline: Sendable {
         numbers.number(of: id, in: ids).map(Int.init)
     }
 
+    /// The ID of photo `number` (removed or not), if there is one so numbered.
+    package func id(ofNumber number: Int) -> ImageID? {
+        ids.indices.contains(number) ? ids[number] : nil
+    }
+
     /// Leaves the photos `ids` out of every arrangement from now on (a
     /// photo found again later is added anew). Returns their numbers.
     @discardableResult

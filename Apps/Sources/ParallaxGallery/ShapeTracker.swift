@@ -40,9 +40,10 @@ package final class ShapeTracker {
     /// index of IDs (a second one here cost a launch over 100,000 photos
     /// 30 ms of the frame loop to fill).
     private let photoNumber: @MainActor (ImageID) -> Int?
-
-    /// The ids in list order, for the probe and its priorities.
-    private var photos: [ImageID] = []
+    /// The ID of the photo numbered so, for the probe's priorities: the
+    /// timeline's too (a list of IDs here, by number, cost 3.2 MB at its
+    /// peak at 100,000 photos).
+    private let photoID: @MainActor (Int) -> ImageID?
     /// Sizes arrived that the layout does not show yet.
     private var changed = false
     /// One of them is a tile's on screen, which waits for it.
@@ -51,9 +52,11 @@ package final class ShapeTracker {
     /// The first visible item the probe was last told to read first.
     private var prioritizedTop: Int?
 
-    /// A tracker filing answers under `photoNumber`'s numbers.
-    package init(photoNumber: @escaping @MainActor (ImageID) -> Int?) {
+    /// A tracker filing answers under `photoNumber`'s numbers, whose IDs
+    /// `photoID` gives back (numbers are never reused while the list lasts).
+    package init(photoNumber: @escaping @MainActor (ImageID) -> Int?, photoID: @escaping @MainActor (Int) -> ImageID?) {
         self.photoNumber = photoNumber
+        self.photoID = photoID
     }
 
     /// Whether the probe has been started for the current list.
@@ -80,7 +83,7 @@ package final class ShapeTracker {
     /// Drops photos `numbers` from the list: an answer still on its way for
     /// one is dropped, and the photo's ID may be appended again, as a new photo.
     package func forgetPhotos(_ numbers: [Int]) {
-        for number in numbers where number < photos.count {
+        for number in numbers where number < shapes.count {
             if shapes.size(of: number) == nil, !unreadable.contains(number) { forgotten.insert(number) }
         }
     }
@@ -89,7 +92,6 @@ package final class ShapeTracker {
     package func forget(photos: [ImageID]) {
         probe = nil
         inbox = nil
-        self.photos = []
         shapes = PhotoShapes(count: 0)
         unreadable = []
         forgotten = []
@@ -109,8 +111,7 @@ package final class ShapeTracker {
     /// (``PhotoTimeline/append(_:)``), lists the offsets whose ID comes
     /// again later among them, which saves looking each ID's number up.
     package func append(_ photos: [ImageID], knownHeaders: [ImageHeader?] = [], superseded: [Int]? = nil) {
-        let first = self.photos.count
-        self.photos += photos
+        let first = shapes.count
         shapes.append(count: photos.count)
         var unknown: [ImageID] = []
         let skipped = superseded.map(Set.init)
@@ -133,7 +134,6 @@ package final class ShapeTracker {
     /// Makes room for `count` photos in all (a listing that knows its size),
     /// so that appending them grows nothing.
     package func reserveCapacity(_ count: Int) {
-        photos.reserveCapacity(count)
         shapes.reserveCapacity(count)
     }
 
@@ -174,7 +174,7 @@ package final class ShapeTracker {
         guard let inbox else { return }
         for update in inbox.takeAll() {
             // The answer is for the photo listed under its ID now (not one removed since).
-            guard let item = photoNumber(update.id), item < photos.count, photos[item] == update.id,
+            guard let item = photoNumber(update.id), item < shapes.count, photoID(item) == update.id,
                   !forgotten.contains(item) else { continue }
             if let date = update.captureDate { arrivedDates.append((item, date)) }
             switch update.result {
@@ -213,7 +213,7 @@ package final class ShapeTracker {
     package func prioritize(visibleItems items: [(item: Int, frame: CGRect)], photo: (Int) -> Int) {
         guard !allRead, let probe, let top = items.lazy.map(\.item).min(), top != prioritizedTop else { return }
         prioritizedTop = top
-        let ids = items.map(\.item).sorted().map(photo).compactMap { $0 < photos.count && shapes.size(of: $0) == nil ? photos[$0] : nil }
+        let ids = items.map(\.item).sorted().map(photo).compactMap { $0 < shapes.count && shapes.size(of: $0) == nil ? photoID($0) : nil }
         guard !ids.isEmpty else { return }
         Task { await probe.prioritize(ids) }
     }
