@@ -121,32 +121,17 @@ public struct FolderImageSource: ImageSource {
     }
 
     /// The real path of the regular file `path` names (links resolved),
-    /// checked to lie inside `root`'s real path: what a read opens, so a
-    /// link in an ID's path never leads a read out of the folder. Refuses
-    /// what is not a regular file by what it is, as the reads do.
+    /// checked to lie inside `root`'s real path (``PathConfinement``).
     static func confined(_ path: [CChar], root: String, id: ImageID) -> Result<[CChar], ImageSourceError> {
-        confined(path, realRoot: realRoot(of: root), id: id)
+        var confinement = PathConfinement(realRoot: realRoot(of: root))
+        return confinement.confine(path, id: id)
     }
 
     /// The real path of the folder `root` (`nil` when it has none): resolved
-    /// once for a batch of photos (``confined(_:realRoot:id:)``), where each
+    /// once for a batch of photos (``PathConfinement``), where each
     /// resolution costs a `readlink` a component.
     static func realRoot(of root: String) -> [UInt8]? {
         PhotoTreeWalk.realPath(Array(root.utf8))
-    }
-
-    /// ``confined(_:root:id:)`` with the folder's real path already
-    /// resolved (``realRoot(of:)``; `nil` confines to nothing).
-    static func confined(_ path: [CChar], realRoot: [UInt8]?, id: ImageID) -> Result<[CChar], ImageSourceError> {
-        let kind = FileKind(cPath: path)
-        guard kind == .regular else {
-            return .failure(kind == .missing ? .notFound(id) : .unreadable(id, "is \(kind), not a photo"))
-        }
-        guard let real = PhotoTreeWalk.realPath(Array(path.map { UInt8(bitPattern: $0) }.prefix { $0 != 0 })),
-              let realRoot, PhotoTreeWalk.isInside(real, realRoot) else {
-            return .failure(.unreadable(id, "is a link out of the photo folder, not followed"))
-        }
-        return .success(PhotoTreeWalk.cPath(real))
     }
 
     /// `read` of the file photo `id` names, confined to the folder
