@@ -84,7 +84,7 @@ extension GalleryModel {
         let first = now != nil && !listingProgress.firstScreenShown
         if !first, let total = listingProgress.roomWanted {
             listingProgress.roomWanted = nil
-            makeRoom(forPhotos: total - timeline.count)
+            makeRoom(forTotal: total)
         }
         let clock = ContinuousClock(), began = clock.now
         var removedAny = false, filed = 0
@@ -135,9 +135,8 @@ extension GalleryModel {
             case .expecting(let count):
                 // Not in the frame that shows the first screen: making room for an index's 30,000 photos
                 // took 0.4-1.1 ms of it (2-core AMD EPYC), beside the 2-3 ms of filing its first batch.
-                if listingProgress.firstScreenShown { makeRoom(forPhotos: count) } else {
-                    listingProgress.roomWanted = timeline.count + count
-                }
+                let total = timeline.count + count
+                if listingProgress.firstScreenShown { makeRoom(forTotal: total) } else { listingProgress.roomWanted = total }
             }
         }
         file(found)
@@ -147,11 +146,10 @@ extension GalleryModel {
     /// The longest the rest of a listing waits for the first screen to fill.
     static let firstScreenWait: TimeInterval = 1
 
-    /// Makes room for `count` more photos in everything filed by photo (the
-    /// timeline, the shape tracker, the previews), so that filing them never
-    /// grows a table mid-listing. O(count) once, in a frame that files few.
-    private func makeRoom(forPhotos count: Int) {
-        let total = timeline.count + count
+    /// Makes room for `total` photos in all in everything filed by photo
+    /// (the timeline, the shape tracker, the previews), so that filing them
+    /// never grows a table mid-listing. O(total) once, in a frame that files few.
+    private func makeRoom(forTotal total: Int) {
         timeline.reserveCapacity(total)
         shapeTracker.reserveCapacity(total)
         loader.previews.reserveCapacity(total)
