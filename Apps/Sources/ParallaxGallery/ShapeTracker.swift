@@ -174,7 +174,7 @@ package final class ShapeTracker {
         guard let inbox else { return }
         for update in inbox.takeAll() {
             // The answer is for the photo listed under its ID now (not one removed since).
-            guard let item = photoNumber(update.id), item < shapes.count, photoID(item) == update.id,
+            guard let item = photoNumber(update.id), item < shapes.count,
                   !forgotten.contains(item) else { continue }
             if let date = update.captureDate { arrivedDates.append((item, date)) }
             switch update.result {
