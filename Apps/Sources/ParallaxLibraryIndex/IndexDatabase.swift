@@ -195,6 +195,15 @@ final class IndexDatabase {
         }
     }
 
+    /// Whether there is any record. O(1).
+    func hasRecords() throws(LibraryIndexError) -> Bool {
+        try run { _, statements throws(SQLiteError) in
+            try statements.any.step()
+            defer { statements.any.reset() }
+            return statements.any.int64(0) != 0
+        }
+    }
+
     /// Runs `body` for each of `items` in transactions of `batchSize`, so
     /// another gallery waits for one batch at most; returns how many
     /// changed a row.

@@ -101,4 +101,7 @@ enum IndexSchema {
         """
 
     static let count = "SELECT count(*) FROM photo"
+
+    /// Whether any photo is filed: one row looked at, where a count reads them all.
+    static let any = "SELECT EXISTS (SELECT 1 FROM photo)"
 }

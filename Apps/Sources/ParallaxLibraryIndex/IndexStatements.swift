@@ -7,7 +7,7 @@ import ParallaxImages
 final class IndexStatements {
     let begin, commit, rollback: SQLiteStatement
     let upsert, recordMetadata, recordPreviewHash, delete: SQLiteStatement
-    let selectAll, count: SQLiteStatement
+    let selectAll, count, any: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteError) {
         // IMMEDIATE: the write lock is taken at the start, where the busy
@@ -22,6 +22,7 @@ final class IndexStatements {
         delete = try connection.prepare(IndexSchema.delete)
         selectAll = try connection.prepare(IndexSchema.selectAll)
         count = try connection.prepare(IndexSchema.count)
+        any = try connection.prepare(IndexSchema.any)
     }
 
     /// Binds `file` to parameters 1 to 4: the ID and the stamp.

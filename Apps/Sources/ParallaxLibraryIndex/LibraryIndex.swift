@@ -110,6 +110,11 @@ package actor LibraryIndex {
         try database.count()
     }
 
+    /// Whether any photo is filed: a library seen before, with photos. O(1).
+    package func hasRecords() throws(LibraryIndexError) -> Bool {
+        try database.hasRecords()
+    }
+
     /// Checks the file's structure (SQLite's `quick_check`, O(file size)),
     /// rebuilding a damaged one: for the background after the first
     /// screen, since a damaged page otherwise shows only when read.

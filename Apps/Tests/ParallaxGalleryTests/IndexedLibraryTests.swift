@@ -196,5 +196,47 @@ struct IndexedLibraryTests {
         #expect(photos == 12)
         #expect(library.indexWriter != nil)
     }
+
+    /// A library whose index files photos opens without a walk to its
+    /// first photo (a folder of 100,000 names is read and sorted before the
+    /// first is handed out): the listing says what is still there, even
+    /// when nothing is. A folder never listed, or no longer there, is still
+    /// refused at once.
+    @Test func aLibraryItsIndexFilesOpensWithoutLookingForAPhoto() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        try makeTree(root, count: 12)
+        let first = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: first, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await model.loadPhotoList()
+        #expect(model.photos.count == 12)
+        await first.indexWriter?.flushAndWait()
+
+        // Every photo deleted between launches: the index still opens the library, and its listing removes them all.
+        for year in 2020...2022 { try FileManager.default.removeItem(at: root.appendingPathComponent("\(year)")) }
+        let second = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let again = GalleryModel(library: second, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await again.loadPhotoList()
+        #expect(again.photos.isEmpty)
+        #expect(again.status == "No photos to show.")
+
+        // Without an index that files photos (this one now files none), the empty folder is refused.
+        await second.indexWriter?.flushAndWait()
+        await #expect(throws: ImageSourceError.self) { try await PhotoLibrary.folder(root, indexDirectory: cache) }
+        await #expect(throws: ImageSourceError.self) {
+            try await PhotoLibrary.folder(root, indexDirectory: base.appendingPathComponent("another-cache"))
+        }
+        // Nor does an index open a folder that is gone.
+        try makeTree(root, count: 3)
+        let third = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let model3 = GalleryModel(library: third, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await model3.loadPhotoList()
+        await third.indexWriter?.flushAndWait()
+        try FileManager.default.removeItem(at: root)
+        await #expect(throws: ImageSourceError.self) { try await PhotoLibrary.folder(root, indexDirectory: cache) }
+    }
 }
 #endif
