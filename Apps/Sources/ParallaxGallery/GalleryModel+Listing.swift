@@ -47,6 +47,26 @@ extension GalleryModel {
         listing.start(library.listing(from: server))
     }
 
+    /// Waits until the listing's first photos have arrived, ``firstPhotosWait``
+    /// at most: call it after ``startListing()`` and before the first frame,
+    /// so that frame lays out the first screen and asks for its pictures. A
+    /// frame drawn before them shows nothing and leaves the asking to the
+    /// next, a sixtieth of a second later: a sixth of a second launch's
+    /// 100 ms.
+    package func waitForFirstPhotos() async {
+        let listing = self.listing
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await listing.waitForPhotos() }
+            group.addTask { try? await Task.sleep(for: Self.firstPhotosWait) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The longest the first frame waits for the listing's first photos: a
+    /// slow disk's window still opens at once, empty.
+    static let firstPhotosWait = Duration.milliseconds(100)
+
     /// Whether photos are still being found.
     package var isListing: Bool { listing.isListing }
 

@@ -39,9 +39,10 @@ package enum ListingEvent: Sendable {
     case removed([ImageID])
     /// The listing failed; the photos sent before stay.
     case failed(String)
-    /// About this many photos are coming (an index knows its count before
-    /// it sends a record): room is made for them at once, so filing them
-    /// never stops a frame to grow (rehashing 50,000 IDs took 32 ms).
+    /// About this many more photos are coming (an index counts its records
+    /// once it has sent the first screen's): room is made for them at once,
+    /// so filing them never stops a frame to grow (rehashing 50,000 IDs
+    /// took 32 ms).
     case expecting(Int)
 }
 
@@ -107,6 +108,14 @@ package final class PhotoListing {
     package func waitUntilFinished() async {
         await inbox?.waitUntilDone()
     }
+
+    /// Returns once photos wait to be taken, or the listing ended (or was
+    /// never started), or the calling task is cancelled: what a first frame
+    /// waits for, so that it lays out the first screen and asks for its
+    /// pictures at once instead of a frame later.
+    package func waitForPhotos() async {
+        await inbox?.waitForPhotos()
+    }
 }
 
 /// The listing's events, collected off the main actor and taken by the
@@ -116,6 +125,10 @@ private final class ListingInbox: @unchecked Sendable {
     private var events: [ListingEvent] = []
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether photos arrived (taken or not).
+    private var hasPhotos = false
+    private var photoWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextPhotoWaiter = 0
 
     var isDone: Bool {
         lock.lock()
@@ -126,14 +139,22 @@ private final class ListingInbox: @unchecked Sendable {
     func append(_ event: ListingEvent) {
         lock.lock()
         events.append(event)
+        var woken: [CheckedContinuation<Void, Never>] = []
+        if case .photos(let photos) = event, !photos.isEmpty {
+            hasPhotos = true
+            woken = Array(photoWaiters.values)
+            photoWaiters = [:]
+        }
         lock.unlock()
+        for waiter in woken { waiter.resume() }
     }
 
     func finish() {
         lock.lock()
         done = true
-        let woken = waiters
+        let woken = waiters + photoWaiters.values
         waiters = []
+        photoWaiters = [:]
         lock.unlock()
         for waiter in woken { waiter.resume() }
     }
@@ -169,6 +190,28 @@ private final class ListingInbox: @unchecked Sendable {
         taken = Array(events[..<count])
         events.removeFirst(count)
         return taken
+    }
+
+    func waitForPhotos() async {
+        let number = lock.withLock {
+            nextPhotoWaiter += 1
+            return nextPhotoWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                // Cancelled before this: the handler below found no waiter to resume.
+                if done || hasPhotos || Task.isCancelled {
+                    lock.unlock()
+                    waiter.resume()
+                } else {
+                    photoWaiters[number] = waiter
+                    lock.unlock()
+                }
+            }
+        } onCancel: {
+            lock.withLock { photoWaiters.removeValue(forKey: number) }?.resume()
+        }
     }
 
     func waitUntilDone() async {

@@ -107,5 +107,43 @@ struct PhotoListingTests {
         #expect(flattened(listing.takeArrivals(first: true, maximumPhotos: 100)) == ["p4", "p5"])
         #expect(flattened(listing.takeArrivals(first: true, maximumPhotos: 100)) == ["finished"])
     }
+
+    /// The first frame waits for photos: it returns once they are there
+    /// (already, or arriving while it waits), once the listing ends without
+    /// any, and once its task is cancelled (the window's bound on the wait).
+    @Test func theFirstFrameWaitsForPhotosOrTheEnd() async {
+        // Photos there before the wait.
+        let listed = await finishedListing([.expecting(2), .photos([FoundPhoto(id: ImageID("a"))]), .finished(FolderScan.Report())])
+        await listed.waitForPhotos()
+        #expect(flattened(listed.takeArrivals(first: true)) == ["expecting 2", "a"])
+
+        // Photos arriving while it waits, after a count and an empty batch.
+        let (events, continuation) = AsyncStream.makeStream(of: ListingEvent.self, bufferingPolicy: .unbounded)
+        let streaming = PhotoListing()
+        streaming.start(events)
+        continuation.yield(.expecting(1))
+        continuation.yield(.photos([]))
+        let waiter = Task { await streaming.waitForPhotos() }
+        continuation.yield(.photos([FoundPhoto(id: ImageID("b"))]))
+        await waiter.value
+        #expect(flattened(streaming.takeArrivals()).contains("b"))
+        #expect(streaming.isListing)
+        continuation.finish()
+
+        // A listing that ends without photos, and one never started.
+        let empty = await finishedListing([.expecting(0), .photos([]), .finished(FolderScan.Report())])
+        await empty.waitForPhotos()
+        await PhotoListing().waitForPhotos()
+
+        // A wait cancelled while nothing comes.
+        let (silent, silence) = AsyncStream.makeStream(of: ListingEvent.self, bufferingPolicy: .unbounded)
+        let quiet = PhotoListing()
+        quiet.start(silent)
+        let cancelled = Task { await quiet.waitForPhotos() }
+        cancelled.cancel()
+        await cancelled.value
+        #expect(quiet.isListing)
+        silence.finish()
+    }
 }
 #endif
