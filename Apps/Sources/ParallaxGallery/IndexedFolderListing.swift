@@ -6,10 +6,10 @@ import ParallaxLibraryIndex
 /// the last launch knew is shown at once, then the tree is walked and the
 /// index reconciled with it.
 ///
-/// 1. The index's count (room is made for that many photos at once), then
-///    its records, newest first: the first ``firstBatchSize`` in one batch
-///    (the first screen, with every shape and date known, no photo read),
-///    then the rest 500 at a time.
+/// 1. The index's records, newest first: the first ``firstBatchSize`` in
+///    one batch (the first screen, with every shape and date known, no
+///    photo read), then the count of the rest (room is made for that many
+///    photos at once), then the rest 500 at a time.
 /// 2. The walk (``FolderImageSource/scan(readingFileStatus:)``), each
 ///    photo's stamp handed to the writer as found.
 /// 3. Reconciliation: photos deleted or changed since are removed, new and
@@ -36,8 +36,10 @@ enum IndexedFolderListing {
                 // 1. What the index knows, newest first.
                 let collected = RecordCollector()
                 do {
-                    if case let count = try await index.count(), count > 0 { continuation.yield(.expecting(count)) }
-                    try await index.records(batchSize: 500, firstBatchSize: firstBatchSize) { batch in
+                    try await index.records(batchSize: 500, firstBatchSize: firstBatchSize, counted: { count in
+                        // After the first batch: the rest.
+                        if count > collected.count { continuation.yield(.expecting(count - collected.count)) }
+                    }) { batch in
                         collected.append(batch)
                         continuation.yield(.photos(batch.map(FoundPhoto.init(record:))))
                     }
@@ -123,6 +125,8 @@ private final class RecordCollector: @unchecked Sendable {
     }
 
     var ids: [ImageID] { records.map(\.id) }
+
+    var count: Int { lock.withLock { stored.count } }
 }
 
 extension FoundPhoto {

@@ -168,21 +168,33 @@ final class IndexDatabase {
     /// to `deliver` in arrays of `batchSize` (the last one shorter, and one
     /// empty array for an empty index) as they are read: a straight pass
     /// through the index that keeps them in that order
-    /// (``IndexSchema/selectAll``).
-    func records(batchSize: Int, firstBatchSize: Int, _ deliver: ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
+    /// (``IndexSchema/selectAll``). `counted`, if given, is told the number
+    /// of records right after the first batch.
+    func records(batchSize: Int, firstBatchSize: Int, counted: ((Int) -> Void)? = nil,
+                 _ deliver: ([LibraryRecord]) -> Void) throws(LibraryIndexError) {
         try run { _, statements throws(SQLiteError) in
             let select = statements.selectAll
             var batch: [LibraryRecord] = []
             var delivered = false
+            func count() throws(SQLiteError) {
+                guard let counted else { return }
+                try statements.count.step()
+                defer { statements.count.reset() }
+                counted(Int(statements.count.int64(0)))
+            }
             while try select.step() {
                 batch.append(IndexStatements.record(select))
                 if batch.count >= (delivered ? batchSize : firstBatchSize) {
                     deliver(batch)
+                    if !delivered { try count() }
                     delivered = true
                     batch = []
                 }
             }
-            if !batch.isEmpty || !delivered { deliver(batch) }
+            if !batch.isEmpty || !delivered {
+                deliver(batch)
+                if !delivered { try count() }
+            }
         }
     }
 

@@ -175,15 +175,41 @@ struct LibraryIndexTests {
         #expect(batches.all.map(\.count) == [50])
     }
 
+    /// The count comes right after the first batch (counting reads the
+    /// whole index, which the first screen need not wait for), once.
+    @Test func countsTheRecordsAfterTheFirstBatch() async throws {
+        let scratch = try ScratchFolder()
+        let index = try scratch.open()
+        let told = Batches()
+        try await index.records(batchSize: 7, counted: { told.note($0) }) { told.append($0) }
+        #expect(told.log == ["batch 0", "count 0"])
+        try await index.upsert((0..<50).map { Fixtures.file($0) })
+        let again = Batches()
+        try await index.records(batchSize: 20, firstBatchSize: 3, counted: { again.note($0) }) { again.append($0) }
+        #expect(again.log == ["batch 3", "count 50", "batch 20", "batch 20", "batch 7"])
+        let whole = Batches()
+        try await index.records(batchSize: 100, counted: { whole.note($0) }) { whole.append($0) }
+        #expect(whole.log == ["batch 50", "count 50"])
+    }
+
     /// What `records(batchSize:_:)` delivered.
     final class Batches: @unchecked Sendable {
         private let lock = NSLock()
         private var batches: [[LibraryRecord]] = []
+        private var events: [String] = []
         var all: [[LibraryRecord]] {
             get { lock.withLock { batches } }
             set { lock.withLock { batches = newValue } }
         }
-        func append(_ batch: [LibraryRecord]) { lock.withLock { batches.append(batch) } }
+        /// The batches' sizes and the counts told, in order.
+        var log: [String] { lock.withLock { events } }
+        func append(_ batch: [LibraryRecord]) {
+            lock.withLock {
+                batches.append(batch)
+                events.append("batch \(batch.count)")
+            }
+        }
+        func note(_ count: Int) { lock.withLock { events.append("count \(count)") } }
     }
 
     @Test func placesAnUnreadPhotoAtItsFileTimeAmongDatedOnes() async throws {
