@@ -63,6 +63,7 @@ package enum LibraryLaunchBenchmark {
         var session = PacedSession(model: model, headless: headless, fillTimeLimit: timeLimit)
         let started = now()
         model.startListing()
+        await model.waitForFirstPhotos()
         var figures = Figures(photos: 0, started: started, hitchMillisecondsPerSecond: 0, frames: 0, peakResidentBytes: 0)
         // Hitches and frames until the first screen is full and everything is known, not the settling after.
         var measured: (hitches: Double, frames: Int)?
