@@ -84,10 +84,14 @@ def main():
           "the gallery reads too: creating and loading the process included), "
           "medians of three fresh processes; *second launch* reuses the thumbnail cache and library index "
           "its first launch left. Hitches are the frames' lateness from the second frame on (the first has no "
-          "frame before it to be late after; its time is part of the first screen's), until everything is known.")
+          "frame before it to be late after; its time is part of the first screen's), until everything is known. "
+          "*Peak memory* is the process's peak resident memory until then (the launch); each launch then "
+          "returns to the top of the library, where the next one opens, and the pictures that loads, the "
+          "memory cache's to keep, are not counted.")
     print()
     print("The *program loaded* column is when the gallery's own code began (the dynamic loader, the Swift runtime "
-          "and the system libraries the program links, SDL2, libheif, libavif, libcurl among them, come before it): "
+          "and the system libraries the program links, SDL2, SQLite, libcurl and Foundation among them, come before it; "
+          "libheif and libavif are loaded on the first photo that needs them): "
           "the part of every time after it that is not the gallery's.")
     print()
     print("| photos | launch | program loaded | first screen full | every date and shape known | hitches | peak memory |")
