@@ -45,9 +45,15 @@ package protocol GalleryCanvas: AnyObject {
     /// Draws one line of text with its top-left corner at `point`, with a
     /// dark outline for legibility over photos (RolfHendriks' UICollectionView-Demo's outlined titles).
     func drawText(_ text: String, at point: CGPoint, size: Int, color: RGBA, outlined: Bool)
+    /// Gets ready to draw text of `sizes` (opens their fonts), so the
+    /// first frame that draws such text does not pay for it.
+    func prepareText(sizes: [Int])
 }
 
 extension GalleryCanvas {
+    /// Nothing to get ready, for canvases that keep no fonts.
+    package func prepareText(sizes: [Int]) {}
+
     /// As a thumbnail, for canvases that keep no textures.
     package func drawDetail(_ image: PixelImage, key: ThumbnailKey, in rect: CGRect, opacity: Double) {
         draw(image, key: key, in: rect, opacity: opacity)

@@ -18,6 +18,17 @@ package struct GalleryRenderer {
 
     package init() {}
 
+    /// The sizes of tiles' titles, sections' titles on their headers, and
+    /// the title of the section pinned to the top.
+    static let tileTitleSize = 14, sectionTitleSize = 20, pinnedTitleSize = 18
+
+    /// Gets `canvas` ready for the text of a grid's first screen: call it
+    /// while waiting for the first photos.
+    @MainActor
+    package func prepare(_ canvas: GalleryCanvas) {
+        canvas.prepareText(sizes: [Self.tileTitleSize, Self.sectionTitleSize, Self.pinnedTitleSize])
+    }
+
     package static let background = RGBA(24, 26, 32)
     package static let cachedPlaceholder = RGBA(0, 0, 0)
     package static let errorTile = RGBA(110, 24, 30)
@@ -78,7 +89,7 @@ package struct GalleryRenderer {
             if cell.isPressed { canvas.fill(cell.frame, RGBA(255, 255, 255, 70)) }
             if showsTitles, cell.frame.height >= 60 {
                 canvas.drawText(titles.title(of: cell.id), at: CGPoint(x: cell.frame.minX + 8, y: cell.frame.maxY - 24),
-                                size: 14, color: RGBA(255, 255, 255), outlined: true)
+                                size: Self.tileTitleSize, color: RGBA(255, 255, 255), outlined: true)
             }
         }
         canvas.clip(to: nil)
@@ -97,12 +108,13 @@ package struct GalleryRenderer {
     @MainActor
     private func drawSectionHeaders(of model: GalleryModel, on canvas: GalleryCanvas) {
         model.forEachVisibleHeader { title, frame in
-            canvas.drawText(title, at: CGPoint(x: frame.minX + 12, y: frame.minY + 10), size: 20, color: RGBA(255, 255, 255),
+            canvas.drawText(title, at: CGPoint(x: frame.minX + 12, y: frame.minY + 10), size: Self.sectionTitleSize, color: RGBA(255, 255, 255),
                             outlined: true)
         }
         if let title = model.pinnedHeaderTitle {
             canvas.fill(CGRect(x: 0, y: 0, width: model.viewportSize.width, height: 36), RGBA(24, 26, 32, 210))
-            canvas.drawText(title, at: CGPoint(x: 12, y: 8), size: 18, color: RGBA(255, 255, 255), outlined: true)
+            canvas.drawText(title, at: CGPoint(x: 12, y: 8), size: Self.pinnedTitleSize, color: RGBA(255, 255, 255),
+                            outlined: true)
         }
     }
 

@@ -111,6 +111,7 @@ package final class GalleryWindow {
         rendererLine = canvas.rendererDescription
         // Photos arrive while frames are drawn: the first screen comes from the listing's first batch.
         model.startListing()
+        renderer.prepare(canvas)                            // while the first photos are read
         await model.waitForFirstPhotos()
         // Frames are paced like a display's refresh: one is due every 1/60 s on the wall clock, and the
         // loop sleeps until then. A frame that finishes late waits

@@ -666,6 +666,13 @@ package final class SDLCanvas: GalleryCanvas {
         return parts(oldest.value).texture
     }
 
+    /// Opens the fonts of `sizes`: the first took 0.4-5 ms (SDL_ttf and
+    /// FreeType starting, the font file read; 2-core AMD EPYC), which a
+    /// first frame would otherwise spend.
+    package func prepareText(sizes: [Int]) {
+        for size in sizes { _ = font(size: size) }
+    }
+
     private func font(size: Int) -> OpaquePointer? {
         if let font = fonts[size] { return font }
         guard let fontPath, TTF_WasInit() != 0 || TTF_Init() == 0, let font = TTF_OpenFont(fontPath, Int32(size)) else { return nil }

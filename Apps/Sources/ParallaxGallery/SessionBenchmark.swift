@@ -272,6 +272,7 @@ package enum SessionBenchmark {
         var session = PacedSession(model: model, headless: headless, fillTimeLimit: script.fillTimeLimit)
         // As the window: the first screen from the first photos listed, the rest arriving while it is looked at.
         model.startListing()
+        headless.renderer.prepare(headless.canvas)          // while the first photos are read
         await model.waitForFirstPhotos()
         await session.waitForFullScreen(event: "first screen")
         await session.dwell(script.dwell)
