@@ -125,6 +125,36 @@ extension HTTPTests {
             #expect(four.report.problems == [.init(path: "a/deeper", kind: .tooManyFolders(limit: 4))])
         }
 
+        /// The photo limit, as a local walk's: a folder that fills the room
+        /// exactly is taken whole and reported only if a photo past it
+        /// turns up; the folder holding that photo is the one reported.
+        @Test func thePhotoLimitIsReportedAtTheFirstPhotoPastIt() async throws {
+            let routes: [String: Data] = [
+                "/": Self.pythonListing("/", ["a/", "b/", "c/", "top.jpg"]),
+                "/a/": Self.pythonListing("/a/", ["1.jpg", "deeper/"]),
+                "/b/": Self.pythonListing("/b/", ["2.jpg"]),
+                "/c/": Self.pythonListing("/c/", ["3.jpg"]),
+                "/a/deeper/": Self.pythonListing("/a/deeper/", ["4.jpg"]),
+            ]
+            let server = try LoopbackHTTPServer(routes: routes)
+            defer { server.stop() }
+            let source = try source(server)
+            let root = try HTTPIndex.parse(routes["/"]!, isJSONPath: false)
+            // Room for three: "b" fills it; "c" holds the fourth.
+            let three = try await source.addingSubfolders(to: root, photoLimit: 3)
+            #expect(three.names == ["top.jpg", "a/1.jpg", "b/2.jpg"])
+            #expect(three.report.problems == [.init(path: "c", kind: .tooManyPhotos(limit: 3))])
+            #expect(server.requestCount(for: "/a/deeper/") == 0)
+            // Room for four: the first level fills it, and the photo past it is a level down.
+            let four = try await source.addingSubfolders(to: root, photoLimit: 4)
+            #expect(four.names == ["top.jpg", "a/1.jpg", "b/2.jpg", "c/3.jpg"])
+            #expect(four.report.problems == [.init(path: "a/deeper", kind: .tooManyPhotos(limit: 4))])
+            // Room for exactly every photo: nothing to report.
+            let five = try await source.addingSubfolders(to: root, photoLimit: 5)
+            #expect(five.names == ["top.jpg", "a/1.jpg", "b/2.jpg", "c/3.jpg", "a/deeper/4.jpg"])
+            #expect(five.report.problems.isEmpty)
+        }
+
         /// A folder that does not answer holds back the listings read ahead
         /// of it (parsed, waiting to be taken in order) to at most
         /// ``HTTPImageSource/folderListingsAhead``, not the whole level; and

@@ -47,11 +47,12 @@ extension HTTPImageSource {
     /// under it added, and its report filled in (folders read, problems).
     /// `batch` hears of each folder's photos once they are added, in the
     /// order of the result, the top's first, so that a caller can show them
-    /// before the rest is read. `folderLimit` for tests.
+    /// before the rest is read. `folderLimit` and `photoLimit` for tests.
     ///
     /// Complexity: one request per folder, at most
     /// ``concurrentFolderListings`` at a time; O(names) memory.
     func addingSubfolders(to root: HTTPIndex, folderLimit: Int = maximumFolderCount,
+                          photoLimit: Int = FolderImageSource.maximumPhotoCount,
                           batch: (ArraySlice<ImageID>) -> Void = { _ in }) async throws(ImageSourceError) -> HTTPIndex {
         struct Pending { var path: String; var depth: Int; var lineage: [Int] }
         var tree = root
@@ -91,11 +92,12 @@ extension HTTPImageSource {
                 return
             }
             tree.report.folderCount += 1
-            let room = FolderImageSource.maximumPhotoCount - tree.names.count
+            // A folder that fills the room exactly is taken whole; the first photo past it is reported.
+            let room = max(photoLimit - tree.names.count, 0)
             var taken = listing
-            if taken.names.count >= room {
+            if taken.names.count > room {
                 taken.names.removeLast(taken.names.count - room)
-                tree.report.record(.init(path: folder.path, kind: .tooManyPhotos(limit: FolderImageSource.maximumPhotoCount)))
+                tree.report.record(.init(path: folder.path, kind: .tooManyPhotos(limit: photoLimit)))
                 photoLimitReached = true
             }
             let before = tree.names.count
