@@ -101,18 +101,21 @@ extension HTTPTests {
             #expect(source.listingReport.folderCount == depth + 1)
         }
 
+        /// The top (a photo and three folders), the first of them holding a
+        /// folder of its own: five folders, five photos, one each.
+        static let fiveFolders: [String: Data] = [
+            "/": pythonListing("/", ["a/", "b/", "c/", "top.jpg"]),
+            "/a/": pythonListing("/a/", ["1.jpg", "deeper/"]),
+            "/b/": pythonListing("/b/", ["2.jpg"]),
+            "/c/": pythonListing("/c/", ["3.jpg"]),
+            "/a/deeper/": pythonListing("/a/deeper/", ["4.jpg"]),
+        ]
+
         @Test func theFolderLimitEndsTheListingWithAProblem() async throws {
-            let routes: [String: Data] = [
-                "/": Self.pythonListing("/", ["a/", "b/", "c/", "top.jpg"]),
-                "/a/": Self.pythonListing("/a/", ["1.jpg", "deeper/"]),
-                "/b/": Self.pythonListing("/b/", ["2.jpg"]),
-                "/c/": Self.pythonListing("/c/", ["3.jpg"]),
-                "/a/deeper/": Self.pythonListing("/a/deeper/", ["4.jpg"]),
-            ]
-            let server = try LoopbackHTTPServer(routes: routes)
+            let server = try LoopbackHTTPServer(routes: Self.fiveFolders)
             defer { server.stop() }
             let source = try source(server)
-            let root = try HTTPIndex.parse(routes["/"]!, isJSONPath: false)
+            let root = try HTTPIndex.parse(Self.fiveFolders["/"]!, isJSONPath: false)
             // Three folders in all: the top and the first two it links; the third is never asked for.
             let three = try await source.addingSubfolders(to: root, folderLimit: 3)
             #expect(three.names == ["top.jpg", "a/1.jpg", "b/2.jpg"])
@@ -129,17 +132,10 @@ extension HTTPTests {
         /// exactly is taken whole and reported only if a photo past it
         /// turns up; the folder holding that photo is the one reported.
         @Test func thePhotoLimitIsReportedAtTheFirstPhotoPastIt() async throws {
-            let routes: [String: Data] = [
-                "/": Self.pythonListing("/", ["a/", "b/", "c/", "top.jpg"]),
-                "/a/": Self.pythonListing("/a/", ["1.jpg", "deeper/"]),
-                "/b/": Self.pythonListing("/b/", ["2.jpg"]),
-                "/c/": Self.pythonListing("/c/", ["3.jpg"]),
-                "/a/deeper/": Self.pythonListing("/a/deeper/", ["4.jpg"]),
-            ]
-            let server = try LoopbackHTTPServer(routes: routes)
+            let server = try LoopbackHTTPServer(routes: Self.fiveFolders)
             defer { server.stop() }
             let source = try source(server)
-            let root = try HTTPIndex.parse(routes["/"]!, isJSONPath: false)
+            let root = try HTTPIndex.parse(Self.fiveFolders["/"]!, isJSONPath: false)
             // Room for three: "b" fills it; "c" holds the fourth.
             let three = try await source.addingSubfolders(to: root, photoLimit: 3)
             #expect(three.names == ["top.jpg", "a/1.jpg", "b/2.jpg"])
