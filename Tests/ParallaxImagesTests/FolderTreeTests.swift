@@ -209,6 +209,38 @@ struct FolderTreeTests {
         #expect(problems[0].description == "b: the folder cannot be read (Not a directory)")
     }
 
+    #if canImport(Glibc)
+    /// A walk a first screen waits for runs beside the screen's decodes
+    /// (nice 5); one that only checks an index's photos below them (nice 10).
+    @Test func aBackgroundWalkRunsBelowTheScreensDecodes() async throws {
+        let root = temporaryDirectory()
+        for path in ["top.jpg", "1/one.jpg"] { try Self.create(path, in: root) }
+        let source = FolderImageSource(directory: root)
+        let base = await Task.detached { () -> Int32 in
+            errno = 0
+            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        }.value
+        var seen: [Int32] = []
+        for background in [false, true] {
+            let nice = Locked<Int32?>(nil)
+            let (photos, _) = await Self.collect(source.scan {
+                $0.isBackground = background
+                $0.hooks.beforeOpeningFolder = { _ in
+                    errno = 0
+                    let value = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                    nice.withLock { $0 = $0 ?? value }
+                }
+            })
+            #expect(photos.count == 2)
+            seen.append(try #require(nice.withLock { $0 }))
+        }
+        // Absolute values (setpriority sets, it does not add); a test process started nicer than 0 may be
+        // refused a lower value, and then only the order is certain.
+        if base == 0 { #expect(seen == [BlockingWorkQueue.urgentNiceValue, BlockingWorkQueue.backgroundNiceValue]) }
+        #expect(seen[0] < seen[1])
+    }
+    #endif
+
     @Test func depthAndCountAreBounded() async throws {
         let root = temporaryDirectory()
         for path in ["top.jpg", "1/one.jpg", "1/2/two.jpg", "1/2/3/three.jpg", "1/2/3/4/four.jpg", "1/2/3/4/5/five.jpg"] {

@@ -10,8 +10,9 @@ import ParallaxLibraryIndex
 ///    one batch (the first screen, with every shape and date known, no
 ///    photo read), then the count of the rest (room is made for that many
 ///    photos at once), then the rest 500 at a time.
-/// 2. The walk (``FolderImageSource/scan(readingFileStatus:)``), each
-///    photo's stamp handed to the writer as found.
+/// 2. The walk (``FolderImageSource/scan(readingFileStatus:inBackground:)``,
+///    in the background when the index showed photos), each photo's stamp
+///    handed to the writer as found.
 /// 3. Reconciliation: photos deleted or changed since are removed, new and
 ///    changed ones added (their headers and dates are read, as any new
 ///    photo's), the listing is finished, and the index is brought up to
@@ -53,7 +54,8 @@ enum IndexedFolderListing {
                 // 2. The walk. A photo the index has is sent only once reconciled; the rest as found.
                 var listed: [ListedFile] = []
                 var report = FolderScan.Report()
-                for await event in source.scan(readingFileStatus: true) {
+                // Checking what the index showed is background work; on a first launch the walk is the listing.
+                for await event in source.scan(readingFileStatus: true, inBackground: !indexed.isEmpty) {
                     if Task.isCancelled { break }
                     switch event {
                     case .photos(let photos):

@@ -18,11 +18,19 @@ extension FolderImageSource {
     ///   ``ListedPhoto``, as a library index needs them. Without it a photo
     ///   carries its ID and inode only, and the walk costs about what
     ///   `find DIR -type f` does.
-    public func scan(readingFileStatus: Bool = true) -> AsyncStream<FolderScan.Event> {
-        scan { $0.readsFileStatus = readingFileStatus }
+    /// - Parameter inBackground: Whether the walk is background work, as
+    ///   when it only checks photos a library index already shows: it then
+    ///   runs at the priority of background decodes (nice 10 on Linux),
+    ///   below the decodes of the screen it would otherwise share the cores
+    ///   with (nice 5), instead of beside them.
+    public func scan(readingFileStatus: Bool = true, inBackground: Bool = false) -> AsyncStream<FolderScan.Event> {
+        scan {
+            $0.readsFileStatus = readingFileStatus
+            $0.isBackground = inBackground
+        }
     }
 
-    /// ``scan(readingFileStatus:)`` with the walk's settings (limits, batch
+    /// ``scan(readingFileStatus:inBackground:)`` with the walk's settings (limits, batch
     /// sizes, test hooks) adjusted by `configure`.
     func scan(_ configure: (inout PhotoTreeWalk) -> Void) -> AsyncStream<FolderScan.Event> {
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
@@ -49,7 +57,9 @@ extension FolderImageSource {
         let thread = Thread { [walk] in
             // Below the frames, as the decodes for the screen are: a walk of 100,000 photos is a second of
             // work that must not make a frame late, and it still has most of a core whenever they leave one.
-            BlockingWorkQueue.lowerCurrentThreadPriority(to: BlockingWorkQueue.urgentNiceValue)
+            // In the background, below those decodes too.
+            BlockingWorkQueue.lowerCurrentThreadPriority(
+                to: walk.isBackground ? BlockingWorkQueue.backgroundNiceValue : BlockingWorkQueue.urgentNiceValue)
             let result = walk.run(isCancelled: { cancelled.withLock { $0 } },
                                   emit: { continuation.yield(.photos($0)) })
             switch result {
@@ -59,7 +69,7 @@ extension FolderImageSource {
             continuation.finish()
         }
         thread.name = "ParallaxImages.scan"
-        thread.qualityOfService = .userInitiated
+        thread.qualityOfService = walk.isBackground ? .utility : .userInitiated
         thread.start()
         return stream
     }

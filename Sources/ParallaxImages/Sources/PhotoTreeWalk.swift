@@ -51,6 +51,9 @@ struct PhotoTreeWalk {
     var maximumPhotoCount = FolderImageSource.maximumPhotoCount
     /// Photos in the first batch (enough for a first screen), and in each later one.
     var firstBatchSize = 256, batchSize = 4_096
+    /// Whether the walk is background work (checking what an index already
+    /// shows) rather than what a first screen waits for.
+    var isBackground = false
     var hooks = Hooks()
 
     init(root: [UInt8]) {
