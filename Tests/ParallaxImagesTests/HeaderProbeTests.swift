@@ -142,6 +142,38 @@ struct HeaderProbeTests {
         }
     }
 
+    /// A probe that forgets what it read holds only the photos queued and
+    /// being read: nothing once idle. Asked again, it reads again; told to
+    /// put first a photo it read, or one never asked for, it does nothing.
+    @Test func aProbeForgettingReadsHoldsOnlyWhatIsQueued() async throws {
+        let images = Self.photos(30)
+        let ids = images.keys.sorted()
+        let source = GatedHeaderSource(images: images, gated: false)
+        let probe = HeaderProbe(source: source, keepingHeaders: false, rememberingReads: false)
+        #expect(!probe.remembersReads)
+        await probe.probe(Array(ids.prefix(20)))
+        #expect(await probe.heldCount > 0)
+        var published: [ImageID] = []
+        for await batch in probe.updates {
+            published += batch.map(\.id)
+            if published.count >= 20 { break }
+        }
+        await probe.waitUntilIdle()
+        #expect(Set(published) == Set(ids.prefix(20)) && published.count == 20)
+        #expect(await probe.heldCount == 0)
+        await probe.prioritize([ids[3], ids[25]])                 // one read, one never asked for
+        await probe.waitUntilIdle()
+        #expect(await source.asked.count == 20)
+        await probe.probe([ids[3]])                               // asked again: read again
+        await probe.waitUntilIdle()
+        #expect(await source.asked.count == 21)
+        #expect(await probe.knownCount == 21)
+        #expect(await probe.heldCount == 0)
+
+        // A probe keeping headers remembers them whatever it is told.
+        #expect(HeaderProbe(source: source, keepingHeaders: true, rememberingReads: false).remembersReads)
+    }
+
     @Test func whatIsOnScreenIsReadFirst() async throws {
         let images = Self.photos(30)
         let source = GatedHeaderSource(images: images)
@@ -155,10 +187,12 @@ struct HeaderProbeTests {
             await source.waitForAsks(await source.asked.count + 1)
         }
         #expect(Array(await source.asked.prefix(4)) == [ids[0], ids[20], ids[21], ids[1]])
-        while await probe.knownCount < 30 {
+        // One read at a time: each let go, the next is asked for.
+        while case let asked = await source.asked.count, asked < 30 {
             await source.open()
-            try await Task.sleep(for: .milliseconds(1))
+            await source.waitForAsks(asked + 1)
         }
+        await source.open()
         await probe.waitUntilIdle()
         #expect(await source.asked.count == 30, "every photo read once")
 

@@ -153,8 +153,9 @@ package final class ShapeTracker {
     /// reading; photos appended later are read too.
     package func startReading(from source: any ImageSource) {
         guard probe == nil else { return }
-        // The tracker files every shape itself: the probe need not keep the headers too.
-        let probe = HeaderProbe(source: source, readingCaptureDates: true, keepingHeaders: false)
+        // The tracker files every shape itself, and hands the probe each photo once (``append(_:knownHeaders:superseded:)``)
+        // and only unread ones to put first: the probe need keep neither the headers nor which photos it read.
+        let probe = HeaderProbe(source: source, readingCaptureDates: true, keepingHeaders: false, rememberingReads: false)
         self.probe = probe
         // The stream, not the probe: once the tracker lets go of the probe (a new list) the probe finishes
         // its stream and this task ends.

@@ -42,6 +42,9 @@ public actor HeaderProbe {
     /// Whether headers read are kept for ``header(for:)`` after they are
     /// published.
     public nonisolated let keepsHeaders: Bool
+    /// Whether the photos read are remembered, so none is read twice
+    /// (always, when the headers are kept).
+    public nonisolated let remembersReads: Bool
     /// Every header read (or failure), in batches, in the order they
     /// finish: the listed headers in batches of up to ``batchSize``, each
     /// read as a batch of one. One stream for the probe's life: iterate it
@@ -63,7 +66,8 @@ public actor HeaderProbe {
     /// At 100,000 photos the sets of queued and of read photos peaked at
     /// 4.2 MB each (heaptrack); this table peaks at 4.5 MB.
     private var progress: [ImageID: Progress] = [:]
-    /// Photos whose ``progress`` is `.read` and `.reading`.
+    /// Headers read and not kept (remembered in ``progress`` or not), and
+    /// photos whose ``progress`` is `.reading`.
     private var readCount = 0, readingCount = 0
 
     private enum Progress: UInt8 {
@@ -84,11 +88,17 @@ public actor HeaderProbe {
     /// forgotten (``header(for:)`` answers only listed ones): for a caller
     /// that files every update itself, such as a gallery keeping each
     /// photo's shape, so 100,000 headers are not held twice (10 MB). The
-    /// probe still remembers which photos it read, and reads none twice.
+    /// probe still remembers which photos it read, and reads none twice,
+    /// unless `rememberingReads` is `false` as well: it then holds only the
+    /// photos queued and being read, for a caller that asks only for photos
+    /// it has no answer for (at 100,000 photos, remembering them took
+    /// 4.5 MB for the probe's life). Such a probe reads a photo again if
+    /// asked again, and ``prioritize(_:)`` moves only photos it holds.
     public init(source: any ImageSource, maximumConcurrentReads: Int = 4, readingCaptureDates: Bool = false,
-                keepingHeaders: Bool = true) {
+                keepingHeaders: Bool = true, rememberingReads: Bool = true) {
         self.source = source
         self.keepsHeaders = keepingHeaders
+        self.remembersReads = keepingHeaders || rememberingReads
         self.maximumConcurrentReads = max(1, maximumConcurrentReads)
         self.readsCaptureDates = readingCaptureDates
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
@@ -147,9 +157,13 @@ public actor HeaderProbe {
     }
 
     /// Moves `ids` (what is on screen, in order) to the front of the queue;
-    /// ids not queued yet are queued there.
+    /// ids not queued yet are queued there, unless the probe forgets what it
+    /// read (``remembersReads``): one not held then was read already.
     public func prioritize(_ ids: [ImageID]) {
-        let wanted = ids.filter { !isAnswered($0) && failed[$0] == nil && progress[$0] != .reading }
+        let wanted = ids.filter { id in
+            guard remembersReads else { return progress[id] == .queued }
+            return !isAnswered(id) && failed[id] == nil && progress[id] != .reading
+        }
         guard !wanted.isEmpty else { return }
         let front = Set(wanted)
         let rest = queue[queueStart...].filter { !front.contains($0) }
@@ -172,7 +186,8 @@ public actor HeaderProbe {
     /// Why the header of `id` could not be read, if it could not.
     public func failure(for id: ImageID) -> ImageSourceError? { failed[id] }
 
-    /// Photos whose header is read or was listed.
+    /// Photos whose header is read or was listed (a photo read twice, by a
+    /// probe that forgets what it read, counts twice).
     public var knownCount: Int { known.count + readCount + listed.count }
 
     /// Returns once nothing is queued or being read.
@@ -292,10 +307,14 @@ public actor HeaderProbe {
         if keepsHeaders {
             known[id] = header
         } else {
-            progress[id] = .read
+            if remembersReads { progress[id] = .read }
             readCount += 1
         }
     }
+
+    /// Photos the probe holds a stage for (queued, being read, or read and
+    /// remembered without their headers).
+    var heldCount: Int { progress.count }
 
     private func wakeIdleWaiters() {
         if readingCount == 0, queueStart >= queue.count {
