@@ -8,8 +8,9 @@ import Foundation
 /// goes to the front of the queue (``prioritize(_:)``). The headers the
 /// source learned with its list (``ImageSource/listedHeaders()``, a
 /// manifest's sizes) are published at once; every other photo's header is
-/// read once, through the source's ``ImageSource/header(for:)`` (a folder
-/// reads its first kilobytes, an HTTP source asks for a byte range). Every
+/// read once (``remembersReads``), through the source's
+/// ``ImageSource/header(for:)`` (a folder reads its first kilobytes, an
+/// HTTP source asks for a byte range). Every
 /// result is published on ``updates``, failures included, so a surface can
 /// keep a placeholder shape for a photo whose size it will never know.
 ///
