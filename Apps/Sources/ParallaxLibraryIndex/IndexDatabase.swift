@@ -177,10 +177,7 @@ final class IndexDatabase {
             var batch: [LibraryRecord] = []
             var delivered = false
             func count() throws(SQLiteError) {
-                guard let counted else { return }
-                try statements.count.step()
-                defer { statements.count.reset() }
-                counted(Int(statements.count.int64(0)))
+                if let counted { counted(try Self.count(statements)) }
             }
             while try select.step() {
                 batch.append(IndexStatements.record(select))
@@ -200,11 +197,14 @@ final class IndexDatabase {
 
     /// The number of records.
     func count() throws(LibraryIndexError) -> Int {
-        try run { _, statements throws(SQLiteError) in
-            try statements.count.step()
-            defer { statements.count.reset() }
-            return Int(statements.count.int64(0))
-        }
+        try run { _, statements throws(SQLiteError) in try Self.count(statements) }
+    }
+
+    /// The number of records, by `statements`' count: every page read.
+    private static func count(_ statements: IndexStatements) throws(SQLiteError) -> Int {
+        try statements.count.step()
+        defer { statements.count.reset() }
+        return Int(statements.count.int64(0))
     }
 
     /// Whether there is any record. O(1).
