@@ -237,5 +237,35 @@ struct IndexedLibraryTests {
         try FileManager.default.removeItem(at: root)
         await #expect(throws: ImageSourceError.self) { try await PhotoLibrary.folder(root, indexDirectory: cache) }
     }
+
+    /// The index's count of the photos still to come is taken in once the
+    /// first screen is shown, not in the frame that shows it: room for all
+    /// of them is made then, in one go, before they are filed.
+    @Test func roomForTheIndexIsMadeOnceTheFirstScreenIsShown() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("Pictures"), cache = base.appendingPathComponent("cache")
+        let count = IndexedFolderListing.firstBatchSize + 100
+        try makeTree(root, count: count)
+        var settings = GallerySettings()
+        settings.latency = .none
+        let first = try await PhotoLibrary.folder(root, indexDirectory: cache)
+        let model = GalleryModel(library: first, settings: settings, viewportSize: CGSize(width: 600, height: 500))
+        await model.loadPhotoList()
+        await first.indexWriter?.flushAndWait()
+
+        let again = GalleryModel(library: try await PhotoLibrary.folder(root, indexDirectory: cache), settings: settings,
+                                 viewportSize: CGSize(width: 600, height: 500))
+        again.startListing()
+        await again.listing.waitUntilFinished()          // every event in, the count among them
+        again.update(now: 0)                             // the first screen, from the first batch alone
+        #expect(again.timeline.count == IndexedFolderListing.firstBatchSize)
+        #expect(again.timeline.capacity < count)
+        // Its pictures never asked to arrive: the rest waits a second at most, then room is made for all.
+        again.update(now: GalleryModel.firstScreenWait)
+        #expect(again.timeline.count > IndexedFolderListing.firstBatchSize)
+        // Made for the whole count, not grown twofold past the first batch's.
+        #expect(again.timeline.capacity >= count && again.timeline.capacity < 2 * IndexedFolderListing.firstBatchSize)
+    }
 }
 #endif
