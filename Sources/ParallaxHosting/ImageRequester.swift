@@ -54,8 +54,10 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// pipeline read them from there. A download does not make a photo
     /// stored (an HTTP source keeps nothing).
     private var storedIDs: Set<ImageID> = []
-    /// Who waits in ``waitUntilSettled()``.
-    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Who waits in ``waitUntilSettled()``, by number (a cancelled wait
+    /// takes its own out).
+    private var settleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextSettleWaiter = 0
 
     /// Requests through `loader`. Give the loader's `source` to let the
     /// placeholder tell stored pictures from ones to download.
@@ -74,16 +76,29 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// view has been told its outcome, or was rebound or cancelled. An
     /// event, not a poll, so a test (or a screenshot tool) waits exactly as
     /// long as the work takes, however slow the machine.
+    ///
+    /// Returns early when the calling task is cancelled, so a wait with a
+    /// time limit (the first frame of a launch waits for its pictures, but
+    /// not for long) can stop waiting; the requests run on.
     public func waitUntilSettled() async {
         guard !tasks.isEmpty else { return }
-        await withCheckedContinuation { settleWaiters.append($0) }
+        let number = nextSettleWaiter
+        nextSettleWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter in
+                if Task.isCancelled { waiter.resume() } else { settleWaiters[number] = waiter }
+            }
+        } onCancel: {
+            // On the main actor after the wait stored its continuation: both run there, the store first.
+            Task { @MainActor in self.settleWaiters.removeValue(forKey: number)?.resume() }
+        }
     }
 
     /// Wakes ``waitUntilSettled()`` once nothing runs.
     private func noteSettledIfIdle() {
         guard tasks.isEmpty, !settleWaiters.isEmpty else { return }
-        let waiters = settleWaiters
-        settleWaiters = []
+        let waiters = settleWaiters.values
+        settleWaiters = [:]
         for waiter in waiters { waiter.resume() }
     }
 

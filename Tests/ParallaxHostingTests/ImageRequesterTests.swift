@@ -397,6 +397,39 @@ struct ImageRequesterTests {
         if case .failure = missing.last {} else { Issue.record("a missing picture must fail") }
     }
 
+    @Test("a wait for the requests to settle ends when its task is cancelled; the request runs on, and a second wait still ends when it does")
+    func aCancelledSettleWaitEnds() async {
+        let source = HeldSource(backing: Swatches.source(count: 4))
+        let loader = ImageLoader(source: source, decoder: PlatformImageDecoder(), configuration: .placeholdersOnly)
+        let requests = ImageRequester<Int>(loader: loader, source: source)
+        let log = DisplayLog()
+        requests.load(Swatches.key(1), into: 0) { log.record($0) }
+        await source.waitUntilWaiting(1)
+        let cancelled = Task { @MainActor in await requests.waitUntilSettled() }
+        let patient = Task { @MainActor in await requests.waitUntilSettled() }
+        await Task.yield()                              // they ran before this (the main actor's queue): both wait
+        cancelled.cancel()
+        await cancelled.value                           // hangs (and the time limit fails it) if the cancel is ignored
+        #expect(requests.pendingCount == 1)
+        #expect(log.shownNumber == nil)
+        await source.release(Swatches.id(1))
+        await patient.value
+        #expect(requests.pendingCount == 0)
+        #expect(log.shownNumber == 1)
+
+        // Cancelled before it starts: it returns at once.
+        requests.load(Swatches.key(2), into: 1) { _ in }
+        await source.waitUntilWaiting(1)
+        let early = Task { @MainActor in
+            withUnsafeCurrentTask { $0?.cancel() }
+            await requests.waitUntilSettled()
+        }
+        await early.value
+        #expect(requests.pendingCount == 1)
+        await source.release(Swatches.id(2))
+        await settle(requests)
+    }
+
     @Test("random reuse: every view ends showing the photo it asked for last, and never any other")
     func randomReuse() async {
         let count = 30
