@@ -133,7 +133,8 @@ package final class CellPictures {
         boundItems.removeAll()
     }
 
-    /// Returns once no request runs (every cell has its outcome).
+    /// Returns once no request runs (every cell has its outcome), or once
+    /// the calling task is cancelled.
     package func waitUntilSettled() async {
         await requests.waitUntilSettled()
     }

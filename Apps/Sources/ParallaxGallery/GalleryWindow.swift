@@ -112,7 +112,7 @@ package final class GalleryWindow {
         // Photos arrive while frames are drawn: the first screen comes from the listing's first batch.
         model.startListing()
         renderer.prepare(canvas)                            // while the first photos are read
-        await model.waitForFirstPhotos()
+        await model.waitForFirstScreen(now: Self.now())
         // Frames are paced like a display's refresh: one is due every 1/60 s on the wall clock, and the
         // loop sleeps until then. A frame that finishes late waits
         // for the next due time, and how late it was is what the HUD's hitch ratio counts: the same

@@ -66,7 +66,7 @@ package enum LibraryLaunchBenchmark {
         let started = now()
         model.startListing()
         headless.renderer.prepare(headless.canvas)          // while the first photos are read
-        await model.waitForFirstPhotos()
+        await session.waitForFirstScreen()
         var figures = Figures(photos: 0, started: started, hitchMillisecondsPerSecond: 0, frames: 0, peakResidentBytes: 0)
         // Hitches and frames until the first screen is full and everything is known, not the settling after.
         var measured: (hitches: Double, frames: Int, peak: Int)?

@@ -88,6 +88,14 @@ struct PacedSession {
         return now
     }
 
+    /// Before the first frame: waits for what it shows, as the window
+    /// does (``GalleryModel/waitForFirstScreen(now:within:)``). The wait
+    /// counts in the first screen's time, which runs from the session's
+    /// start.
+    mutating func waitForFirstScreen() async {
+        await model.waitForFirstScreen(now: seconds(clock.now - start))
+    }
+
     /// Draws frames until the library's listing is over and every photo it
     /// found is shown (``GalleryModel/isListingShown``), or for
     /// `fillTimeLimit` seconds at most.

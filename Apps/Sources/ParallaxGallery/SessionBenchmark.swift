@@ -273,7 +273,7 @@ package enum SessionBenchmark {
         // As the window: the first screen from the first photos listed, the rest arriving while it is looked at.
         model.startListing()
         headless.renderer.prepare(headless.canvas)          // while the first photos are read
-        await model.waitForFirstPhotos()
+        await session.waitForFirstScreen()
         await session.waitForFullScreen(event: "first screen")
         await session.dwell(script.dwell)
         await session.waitForListing()

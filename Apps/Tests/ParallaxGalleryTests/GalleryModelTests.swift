@@ -110,6 +110,45 @@ struct GalleryModelTests {
         #expect(plain.pixels[(200 * 390 * 4)...] == withHUD.pixels[(200 * 390 * 4)...])
     }
 
+    /// A second launch's first frame waits for its pictures (from the disk
+    /// cache, in milliseconds) and shows them whole: no placeholders, no
+    /// cross-fade from nothing.
+    @Test func theFirstFrameOpensOnItsPicturesWhenTheyComeInTime() async {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let model = GalleryModel(library: PhotoLibrary.synthetic(count: 60, width: 60, height: 40), settings: settings,
+                                 viewportSize: Self.phone)
+        model.startListing()
+        await model.waitForFirstScreen(now: 5, within: .seconds(3600))    // ends when they are in, not at the limit
+        #expect(model.pendingLoads == 0)
+        model.update(now: 5)                                               // the first frame
+        #expect(model.cells.count >= 6)                              // a screen of tiles
+        #expect(model.unsharpCellCount == 0)
+        #expect(model.cells.allSatisfy { $0.opacity == 1 }, "\(model.cells.map(\.opacity))")
+    }
+
+    /// Pictures that do not come in time (a first launch's decodes) do not
+    /// hold the first frame past the wait's limit: it shows the first
+    /// screen's tiles waiting, and their pictures fade in as they arrive.
+    @Test func theFirstFrameWaitsForItsPicturesAWhileAtMost() async {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let held = HeldPictures(backing: GeneratedImageSource(pictures: (0..<60).map { .init(index: $0, width: 60, height: 40) }))
+        let model = GalleryModel(library: PhotoLibrary(source: held, credits: [], description: "held pictures"),
+                                 settings: settings, viewportSize: Self.phone)
+        model.startListing()
+        await model.listing.waitForPhotos()
+        await model.waitForFirstScreen(now: 0, within: .milliseconds(10))  // the pictures are held: it ends at the limit
+        model.update(now: 0)
+        #expect(model.cells.count >= 6)                              // a screen of tiles
+        #expect(model.unsharpCellCount == model.cells.count)
+        #expect(model.pendingLoads == model.cells.count)
+        await held.open()
+        await model.settle(at: 1, completingFades: false)
+        #expect(model.unsharpCellCount == 0)
+        #expect(model.cells.allSatisfy { $0.opacity == 0 }, "the pictures fade in from the frame they arrive in")
+    }
+
     @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {
         let library = PhotoLibrary.synthetic(count: 200, width: 120, height: 90)
         var settings = GallerySettings()
@@ -121,5 +160,28 @@ struct GalleryModelTests {
             await model.settle(at: Double(step))
         }
         #expect(model.heldPictureCount <= model.cells.count)
+    }
+}
+
+/// A source whose pictures wait until the test opens it; listing is not held.
+private actor HeldPictures: ImageSource {
+    let backing: GeneratedImageSource
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(backing: GeneratedImageSource) { self.backing = backing }
+
+    nonisolated func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
+    nonisolated func isStoredLocally(_ id: ImageID) async -> Bool { true }
+
+    func data(for id: ImageID) async throws(ImageSourceError) -> Data {
+        if !isOpen { await withCheckedContinuation { waiting.append($0) } }
+        return try await backing.data(for: id)
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiting { waiter.resume() }
+        waiting = []
     }
 }
