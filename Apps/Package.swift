@@ -109,8 +109,10 @@ let package = Package(
             dependencies: ["ParallaxLibraryIndex"],
             path: "Tests/LibraryIndexMeasure"
         ),
-        // libcurl from the system (Debian: libcurl4-openssl-dev).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl from the system (Debian: libcurl4-openssl-dev for its
+        // headers), opened when the first transport is made, not linked
+        // (Sources/CCurl/include/ccurl.h says why).
+        .target(name: "CCurl"),
         .target(
             name: "ParallaxImagesHTTP",
             dependencies: [.product(name: "ParallaxImages", package: "ParallaxKit"), "CCurl"]

@@ -65,7 +65,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// A transfer of `request`, its handle set up for it; `nil` when libcurl
     /// cannot make a handle (out of memory).
     init?(_ request: HTTPTransportRequest, configuration: CurlTransport.Configuration) {
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = pk_curl_easy_init() else { return nil }
         self.request = request
         self.handle = handle
         limit = max(1, request.maximumBodySize)
@@ -76,7 +76,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        pk_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -176,7 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
         let host = url.host ?? "the server"
         let port = url.port.map { ":\($0)" } ?? ""
         let detail = String(cString: errorBuffer)
-        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let words = detail.isEmpty ? String(cString: pk_curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             return "host not found: \(host) (\(words))"

@@ -35,10 +35,10 @@ final class CurlTransferLoop: @unchecked Sendable {
     /// The transfers on the multi handle, by their easy handle (loop thread only).
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
-    /// A loop with its own thread; `nil` when libcurl cannot make a multi handle.
+    /// A loop with its own thread; `nil` when libcurl cannot be loaded or
+    /// cannot make a multi handle.
     init?(configuration: CurlTransport.Configuration) {
-        CurlTransport.initializeLibcurlOnce()
-        guard let multi = curl_multi_init() else { return nil }
+        guard CurlTransport.initializeLibcurlOnce(), let multi = pk_curl_multi_init() else { return nil }
         self.multi = multi
         // Requests over the limit wait in libcurl's queue for a connection.
         _ = pk_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maximumConnectionsPerHost))
@@ -103,7 +103,7 @@ final class CurlTransferLoop: @unchecked Sendable {
     /// with `lock` held: the thread frees the multi handle only after it
     /// has said, under the lock, that it ended.
     private func wakeLocked() {
-        if !exited { curl_multi_wakeup(multi) }
+        if !exited { pk_curl_multi_wakeup(multi) }
     }
 
     /// Returns once the thread has ended (after ``stop()``).
@@ -133,7 +133,7 @@ final class CurlTransferLoop: @unchecked Sendable {
 
             for transfer in arrived {
                 running[transfer.handle] = transfer
-                curl_multi_add_handle(multi, transfer.handle)
+                pk_curl_multi_add_handle(multi, transfer.handle)
             }
             for transfer in cancelled { end(transfer, with: .failure(.cancelled)) }
             if stop {
@@ -142,20 +142,20 @@ final class CurlTransferLoop: @unchecked Sendable {
             }
 
             var stillRunning: Int32 = 0
-            curl_multi_perform(multi, &stillRunning)
+            pk_curl_multi_perform(multi, &stillRunning)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = pk_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                       let transfer = running[handle] else { continue }
                 end(transfer, with: transfer.outcome(pk_curl_message_result(message)))
             }
             // Sleeps until a socket is ready, a timeout of libcurl's is due, or a wake-up.
-            curl_multi_poll(multi, nil, 0, 1_000, nil)
+            pk_curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
         lock.lock()
         exited = true
         lock.unlock()
-        curl_multi_cleanup(multi)
+        pk_curl_multi_cleanup(multi)
         lock.lock()
         finished = true
         let waiters = exitWaiters
@@ -168,7 +168,7 @@ final class CurlTransferLoop: @unchecked Sendable {
     /// answer was not over) and hands back `outcome`, once.
     private func end(_ transfer: CurlTransfer, with outcome: Result<HTTPTransportResponse, HTTPTransportError>) {
         guard running.removeValue(forKey: transfer.handle) != nil else { return }
-        curl_multi_remove_handle(multi, transfer.handle)
+        pk_curl_multi_remove_handle(multi, transfer.handle)
         lock.lock()
         let continuation = transfer.takeContinuation()
         lock.unlock()

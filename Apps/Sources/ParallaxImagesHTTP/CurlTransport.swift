@@ -141,7 +141,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     public func send(_ request: HTTPTransportRequest) async throws(HTTPTransportError) -> HTTPTransportResponse {
         if Task.isCancelled { throw .cancelled }
-        guard let loop, let transfer = CurlTransfer(request, configuration: configuration) else {
+        guard let loop else {
+            throw .failed("request to \(request.url.host ?? "the server") failed: \(Self.unavailability)")
+        }
+        guard let transfer = CurlTransfer(request, configuration: configuration) else {
             throw .failed("request to \(request.url.host ?? "the server") failed: libcurl could not start it (out of memory)")
         }
         let outcome = await withTaskCancellationHandler {
@@ -160,10 +163,20 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     // MARK: Helpers shared with the transfer and the loop
 
-    /// libcurl's global set-up, once per process, before the first handle
-    /// (thread-safe in the libcurl Debian ships, but it must come first).
-    static func initializeLibcurlOnce() { _ = libcurlInitialized }
-    private static let libcurlInitialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// Loads libcurl and runs its global set-up, once per process, before
+    /// the first handle (thread-safe in the libcurl Debian ships, but it
+    /// must come first). `false` when libcurl could not be loaded or set
+    /// up (``unavailability`` says why): then no libcurl function may be
+    /// called.
+    static func initializeLibcurlOnce() -> Bool { libcurlInitialized }
+    private static let libcurlInitialized: Bool = pk_curl_load() == 1
+        && pk_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// Why no request can be sent, when libcurl is not there to send it.
+    static var unavailability: String {
+        let failure = String(cString: pk_curl_load_failure())
+        return failure.isEmpty ? "libcurl could not be set up (curl_global_init failed)" : failure
+    }
 
     /// When libcurl gives up on `request` by itself: its timeout plus the slack.
     static func backstop(for request: HTTPTransportRequest, _ configuration: Configuration) -> Duration {
