@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // ParallaxKit: depth, window and layered parallax for scrolling lists and grids.
 //
@@ -33,6 +33,17 @@ let package = Package(
         .library(name: "ParallaxHosting", targets: ["ParallaxHosting"]),
         .library(name: "ParallaxUIKit", targets: ["ParallaxUIKit"]),
         .library(name: "ParallaxSwiftUI", targets: ["ParallaxSwiftUI"]),
+    ],
+    traits: [
+        // On Linux, Foundation's URLSession is in FoundationNetworking, which links libcurl and the 25
+        // libraries it links (OpenSSL, GnuTLS, Kerberos, LDAP…): the dynamic loader maps and resolves them
+        // at every start of a program that links it, 10-14 ms here. With this trait (on by default)
+        // ParallaxImages has `URLSessionTransport` and the HTTPImageSource initializer that makes one;
+        // without it, a program that brings its own transport (the apps' libcurl one, opened only when a
+        // server is asked for) links none of them. Apple platforms always have both: URLSession is there.
+        .trait(name: "LinuxURLSession",
+               description: "URLSessionTransport on Linux (FoundationNetworking, which links libcurl)"),
+        .default(enabledTraits: ["LinuxURLSession"]),
     ],
     targets: [
         .target(name: "ParallaxCore"),

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // ParallaxKit's apps, in a package of their own beside the library so that a
 // user of the library never resolves their dependencies (SDL2,
@@ -33,7 +33,9 @@ let package = Package(
         .library(name: "ParallaxImagesHTTP", targets: ["ParallaxImagesHTTP"]),
     ],
     dependencies: [
-        .package(name: "ParallaxKit", path: ".."),
+        // Without the LinuxURLSession trait: the apps bring their own transport (ParallaxImagesHTTP, on
+        // libcurl opened when a server is first asked), so they start without FoundationNetworking and libcurl.
+        .package(name: "ParallaxKit", path: "..", traits: []),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [

@@ -66,6 +66,17 @@ enum GalleryExecutable {
 
 @Suite("Gallery command", .serialized)
 struct GalleryCommandTests {
+    /// libcurl (and what it links) and FoundationNetworking are not loaded
+    /// at start: libcurl is opened when a server is first asked for. The
+    /// dynamic loader lists what it would load, and runs nothing.
+    @Test func itStartsWithoutLibcurlOrFoundationNetworking() throws {
+        let loaded = try GalleryExecutable.run([], in: GalleryExecutable.scratch(), environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
+        #expect(loaded.status == 0, "\(loaded.errors)")
+        #expect(loaded.output.contains("libSDL2") && loaded.output.contains("libFoundation.so"), "\(loaded.output)")
+        #expect(!loaded.output.contains("libcurl"), "\(loaded.output)")
+        #expect(!loaded.output.contains("libFoundationNetworking"), "\(loaded.output)")
+    }
+
     @Test func withoutADisplayItRendersHeadlessAndSaysWhere() throws {
         let directory = GalleryExecutable.scratch()
         // A headless machine as `make run` meets it: no display, no runtime directory, SDL left to choose.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One request of an ``HTTPImageSource``, from sending it to the answer
 /// its caller gets: retries with exponential backoff or the server's

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Pictures served over HTTP: an index lists the names, and each
 /// picture's bytes live at `baseURL/<name>`.
@@ -47,9 +44,14 @@ import FoundationNetworking
 ///
 /// Every request goes through one path (`HTTPImageSource+Transfer.swift`:
 /// retries, deadlines, redirects), and its bytes through an
-/// ``HTTPTransport``: Foundation's ``URLSessionTransport`` by default; on
-/// Linux, the apps' package offers one on libcurl that cancels transfers
-/// for real.
+/// ``HTTPTransport``: Foundation's ``URLSessionTransport`` when the
+/// initializer is given none; on Linux, the apps' package offers one on
+/// libcurl that cancels transfers for real. On Linux, `URLSessionTransport`
+/// and that initializer come with the package's `LinuxURLSession` trait, on
+/// by default: `URLSession` is in FoundationNetworking there, which links
+/// libcurl and 25 libraries more, loaded at every start of a program that
+/// links it (10-14 ms), so a program that brings its own transport turns
+/// the trait off.
 ///
 /// The source keeps nothing on the device, so ``isStoredLocally(_:)`` is
 /// always `false`: every picture is fetched over the network and may be slow.
@@ -100,10 +102,7 @@ public struct HTTPImageSource: ImageSource {
     ///   - maximumRetryAfter: The longest `Retry-After` honoured, in seconds
     ///     (negative or not finite: 0, so any `Retry-After` ends the request).
     ///   - redirects: Which redirects to follow; same origin by default.
-    ///   - transport: What carries the requests; `nil`: a
-    ///     ``URLSessionTransport`` made from `configuration`.
-    ///   - configuration: The session settings (headers, proxies, TLS) for
-    ///     the default transport; `nil`: ephemeral, with no cache.
+    ///   - transport: What carries the requests.
     ///   - clock: What the deadline of each attempt and the waits between
     ///     attempts are measured on: the wall clock, or a test's manual clock.
     /// - Throws: ``ImageSourceError/unavailable(_:)`` for a base URL that is
@@ -112,8 +111,7 @@ public struct HTTPImageSource: ImageSource {
     public init(baseURL: URL, indexPath: String = "index.txt", timeout: TimeInterval = 10,
                 maximumAttempts: Int = 3, retryDelay: TimeInterval = 0.2, maximumBodySize: Int = 64 << 20,
                 maximumRetryAfter: TimeInterval = 10, redirects: HTTPRedirectPolicy = .sameOrigin,
-                transport: (any HTTPTransport)? = nil,
-                configuration: URLSessionConfiguration? = nil,
+                transport: any HTTPTransport,
                 clock: any Clock<Duration> = ContinuousClock()) throws(ImageSourceError) {
         guard HTTPRedirectPolicy.origin(of: baseURL) != nil else {
             throw .unavailable("the server URL must be an http or https URL with a host, not \(baseURL.absoluteString)")
@@ -132,7 +130,7 @@ public struct HTTPImageSource: ImageSource {
         retries = HTTPRetryPolicy(maximumAttempts: max(1, maximumAttempts),
                                   delay: retryDelay.isFinite ? max(0, retryDelay) : 0,
                                   maximumRetryAfter: maximumRetryAfter.isFinite ? max(0, maximumRetryAfter) : 0)
-        self.transport = transport ?? URLSessionTransport(configuration: configuration)
+        self.transport = transport
         self.sleep = sleeper(on: clock)
     }
 

@@ -1,3 +1,6 @@
+// On Linux with the package's `LinuxURLSession` trait only (on by default):
+// FoundationNetworking links libcurl (HTTPImageSource says more).
+#if canImport(Darwin) || LinuxURLSession
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -321,3 +324,4 @@ final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         transfer.finish(transfer.completion(error))
     }
 }
+#endif
