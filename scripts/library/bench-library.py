@@ -13,8 +13,10 @@ TREES_FOLDER/SIZE is a tree made by scripts/make-library-tree.sh. With
 reference row: a tree's first screen is forty links to the ten or so photos
 fetched last, one decode per link, while in a real library every tile is a
 different photo. Each
-launch is a fresh process; each figure is the median of three launches
-(the second launches each reuse the cache of their own first launch).
+launch is a fresh process; each figure is the median of three first
+launches, or of nine second launches (three after each first launch, each
+reusing the cache and index it left): a second launch's first screen is
+judged against 100 ms, and one process's varies by ±20 ms.
 The page cache is warmed with `find` first: the targets are for a warm
 page cache, as the issue states them.
 """
@@ -31,6 +33,8 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 TARGETS = json.loads((HERE.parent / "benchreport" / "targets.json").read_text())["library-benchmarks"]
 REPEATS = 3
+# Second launches after each first launch: short, and the figure with the tightest target.
+SECOND_LAUNCHES = 3
 LIMIT = 180
 
 
@@ -70,7 +74,7 @@ def main():
             cache = pathlib.Path(tempfile.mkdtemp(prefix="parallax-library-bench-"))
             try:
                 firsts.append(launch(gallery, tree, cache))
-                seconds_.append(launch(gallery, tree, cache))
+                seconds_ += [launch(gallery, tree, cache) for _ in range(SECOND_LAUNCHES)]
             finally:
                 shutil.rmtree(cache, ignore_errors=True)
         rows.append((size, firsts, seconds_))
@@ -82,16 +86,16 @@ def main():
           "(`scripts/make-library-tree.sh`: year/month folders and a DCIM branch, about 200 photos a folder), "
           "warm page cache. Times are seconds since the script started the process (on `CLOCK_BOOTTIME`, which "
           "the gallery reads too: creating and loading the process included), "
-          "medians of three fresh processes; *second launch* reuses the thumbnail cache and library index "
-          "its first launch left. Hitches are the frames' lateness from the second frame on (the first has no "
+          "medians of three fresh processes (nine for second launches: three after each first); *second launch* "
+          "reuses the thumbnail cache and library index its first launch left. Hitches are the frames' lateness from the second frame on (the first has no "
           "frame before it to be late after; its time is part of the first screen's), until everything is known. "
           "*Peak memory* is the process's peak resident memory until then (the launch); each launch then "
           "returns to the top of the library, where the next one opens, and the pictures that loads, the "
           "memory cache's to keep, are not counted.")
     print()
     print("The *program loaded* column is when the gallery's own code began (the dynamic loader, the Swift runtime "
-          "and the system libraries the program links, SDL2, SQLite, libcurl and Foundation among them, come before it; "
-          "libheif and libavif are loaded on the first photo that needs them): "
+          "and the system libraries the program links, SDL2, SQLite and Foundation among them, come before it; "
+          "libheif and libavif are loaded on the first photo that needs them, libcurl on the first server asked): "
           "the part of every time after it that is not the gallery's.")
     print()
     print("| photos | launch | program loaded | first screen full | every date and shape known | hitches | peak memory |")
