@@ -37,12 +37,12 @@ extension GalleryModel {
         // It begins on the layout shown, which an earlier pinch may have aligned.
         let shown = layout.base, shownCount = columnCount, shownSize = viewportSize, shownItems = photos.count
         // Every count's layout has the same sections (months), seen as one run of positions.
-        let sections = sectionCounts
+        let sections = sectionCounts, titled = sectionsAreTitled
         var columnPinch = ColumnPinch(columns: shownCount, range: family.pinchColumns) {
             n, size, counts throws(LayoutError) in
             if n == shownCount, size == shownSize, counts == [shownItems] { return shown }
             return try GalleryLayouts.layout(family, columns: n, sections: counts == [shownItems] ? sections : counts,
-                                             size: size, shapes: shapes)
+                                             titled: titled, size: size, shapes: shapes)
         }
         // Photos keep the picture they show while the one for the new size loads: no placeholder
         // flashes each time the pinch passes half way to another count.

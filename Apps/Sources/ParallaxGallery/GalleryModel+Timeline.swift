@@ -41,6 +41,14 @@ extension GalleryModel {
         arrangement.sections.isEmpty ? [photos.count] : arrangement.sections.map(\.count)
     }
 
+    /// Whether the layouts give the sections headers: more than one, or
+    /// one with a name. A library's first screen is often its newest month
+    /// alone; titled only once a second month came, its header appeared
+    /// above the photos and pushed them down a header's height.
+    var sectionsAreTitled: Bool {
+        arrangement.sections.count > 1 || arrangement.sections.first?.isTitledAlone == true
+    }
+
     /// Sorts and groups the timeline by the settings: ``arrangement``,
     /// ``positions`` and ``photos`` follow. Does not relayout.
     func arrange() {
@@ -226,7 +234,7 @@ extension GalleryModel {
     /// header has scrolled off, to pin there (as Photos keeps the month
     /// in view); `nil` when the photos are not grouped or the header shows.
     package var pinnedHeaderTitle: String? {
-        guard frames.isResting, arrangement.sections.count > 1, let flattened = layout.base as? any FlattenedLayout else { return nil }
+        guard frames.isResting, !arrangement.sections.isEmpty, let flattened = layout.base as? any FlattenedLayout else { return nil }
         let section = topSection
         guard let frame = flattened.sectionedLayout.headerFrame(ofSection: section), frame.minY < scroll.position,
               arrangement.sections.indices.contains(section) else { return nil }

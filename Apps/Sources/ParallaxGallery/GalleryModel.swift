@@ -200,7 +200,7 @@ package final class GalleryModel {
         // The configurations are valid by construction and the window's size is checked on resize;
         // the fallback only guards against a future edit.
         return (try? AnyItemLayout(GalleryLayouts.layout(settings.layout, columns: settings.columns, sections: sectionCounts,
-                                                         size: size, shapes: shapes)))
+                                                         titled: sectionsAreTitled, size: size, shapes: shapes)))
             ?? Self.fallbackLayout
     }
 

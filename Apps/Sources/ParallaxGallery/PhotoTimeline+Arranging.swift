@@ -131,7 +131,7 @@ extension PhotoTimeline {
                     return byDay ? Int64(date.dayNumber) : Int64(date.year * 12 + date.month - 1)
                 }
                 return runs.map { run in
-                    guard run.key != .min else { return Section(title: "Date unknown", count: run.count) }
+                    guard run.key != .min else { return Section(title: Section.undatedTitle, count: run.count) }
                     let date = byDay ? CivilDate(dayNumber: Int(run.key))
                                      : CivilDate(year: Int(run.key) / 12, month: Int(run.key) % 12 + 1, day: 1)
                     return Section(title: byDay ? date.dayTitle : date.monthTitle, count: run.count)

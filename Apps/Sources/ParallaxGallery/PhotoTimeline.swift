@@ -48,10 +48,19 @@ package struct PhotoTimeline: Sendable {
     /// A run of consecutive photos in the arranged order, under one header.
     package struct Section: Sendable, Hashable {
         /// The header: "June 2024", "Tuesday 4 June 2024", a folder's path,
-        /// or "Date unknown".
+        /// or "Date unknown" (``undatedTitle``).
         package var title: String
         /// How many photos it holds.
         package var count: Int
+
+        /// The title of the photos whose date is not known.
+        package static let undatedTitle = "Date unknown"
+
+        /// Whether a section alone is given a header: one that names a
+        /// month, a day or a folder (a library's newest month, shown first
+        /// and titled as the rest will be), not the untitled section of
+        /// photos not grouped, nor photos none of whose dates are known.
+        package var isTitledAlone: Bool { !title.isEmpty && title != Self.undatedTitle }
     }
 
     /// The photos in the order shown, and their sections.

@@ -501,6 +501,46 @@ struct GalleryListingTests {
         #expect(model.topItem == 0)
     }
 
+    /// A library whose first photos are all of its newest month: that
+    /// month's header is on the first screen, and nothing moves when older
+    /// months arrive. (Titled only once a second month came, the header
+    /// appeared above the first screen's photos and pushed them down.)
+    @Test func aFirstScreenOfOneMonthHasItsHeaderFromTheStart() async throws {
+        let newest = (0..<40).map { ImageID(String(format: "2027/IMG_%04d.png", $0)) }
+        let images = newest.enumerated().map { ($1, SyntheticPhotos.rowPattern(tag: UInt8($0), width: 40, height: 30)) }
+        let (model, feed) = try streamingModel(source: InMemoryImageSource(images: images))
+        model.backgroundArrangementMinimum = .max
+        // Mid-January 2027 (1,800,000,000 s), a minute apart: one month in any time zone.
+        feed.yield(.photos(newest.enumerated().map { FoundPhoto(id: $1, fileTime: 1_800_000_000 - Int64($0) * 60) }))
+        await model.listing.waitForPhotos()
+        model.update(now: 0)
+        #expect(model.sections.map(\.title) == ["January 2027"])
+        func headers() -> [String: CGRect] {
+            var found: [String: CGRect] = [:]
+            model.forEachVisibleHeader { found[$0] = $1 }
+            return found
+        }
+        let header = try #require(headers()["January 2027"], "the month's header on the first screen")
+        let first = try #require(model.cells.first { $0.item == 0 }?.frame)
+        #expect(first.minY >= header.maxY)
+
+        // Older months, then the end of the listing.
+        feed.yield(.photos((0..<500).map { FoundPhoto(id: ImageID("2001/IMG_\($0).png"), fileTime: 1_000_000_000 - Int64($0) * 86_400) }))
+        feed.yield(.finished(FolderScan.Report()))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        var time = 0.0
+        while model.photos.count < 540, time < 10 {
+            time += GalleryModel.firstScreenWait
+            model.update(now: time)
+        }
+        #expect(model.photos.count == 540)
+        #expect(model.sections.count > 1)
+        #expect(model.photos.first == newest[0])
+        #expect(headers()["January 2027"] == header)
+        #expect(model.cells.first { $0.item == 0 }?.frame == first, "the first screen's photos stayed where they were")
+    }
+
     /// A first screen that cannot fill (one picture never arrives) holds
     /// the rest of the listing back for ``GalleryModel/firstScreenWait`` of
     /// frame time, no longer.
