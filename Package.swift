@@ -37,7 +37,7 @@ let package = Package(
     traits: [
         // On Linux, Foundation's URLSession is in FoundationNetworking, which links libcurl and the 25
         // libraries it links (OpenSSL, GnuTLS, Kerberos, LDAP…): the dynamic loader maps and resolves them
-        // at every start of a program that links it, 10-14 ms here. With this trait (on by default)
+        // at every start of a program that links it, 14-17 ms here. With this trait (on by default)
         // ParallaxImages has `URLSessionTransport` and the HTTPImageSource initializer that makes one;
         // without it, a program that brings its own transport (the apps' libcurl one, opened only when a
         // server is asked for) links none of them. Apple platforms always have both: URLSession is there.

@@ -50,7 +50,7 @@ import Foundation
 /// and that initializer come with the package's `LinuxURLSession` trait, on
 /// by default: `URLSession` is in FoundationNetworking there, which links
 /// libcurl and 25 libraries more, loaded at every start of a program that
-/// links it (10-14 ms), so a program that brings its own transport turns
+/// links it (14-17 ms here), so a program that brings its own transport turns
 /// the trait off.
 ///
 /// The source keeps nothing on the device, so ``isStoredLocally(_:)`` is

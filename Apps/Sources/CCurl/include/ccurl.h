@@ -2,7 +2,7 @@
 // libcurl4 at run time), loaded when the first transport is made rather
 // than linked: libcurl and what it links (OpenSSL, GnuTLS, Kerberos, LDAP,
 // nghttp2, libssh2…) are 25 libraries the dynamic loader mapped and
-// resolved at every start of every program that linked it, 10-14 ms of a
+// resolved at every start of every program that linked it, 14-17 ms of a
 // 100 ms second launch, for a gallery that mostly shows local photos.
 //
 // Swift calls libcurl through the functions here: each forwards to the
