@@ -175,7 +175,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// Why no request can be sent, when libcurl is not there to send it.
     static var unavailability: String {
         let failure = String(cString: pk_curl_load_failure())
-        return failure.isEmpty ? "libcurl could not be set up (curl_global_init failed)" : failure
+        return failure.isEmpty ? "libcurl could not be set up (curl_global_init or curl_multi_init failed)" : failure
     }
 
     /// When libcurl gives up on `request` by itself: its timeout plus the slack.
