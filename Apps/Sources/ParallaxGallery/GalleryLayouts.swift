@@ -32,19 +32,18 @@ package enum GalleryLayouts {
 
     /// The layout `mode` of photos in sections of `sections` photos each
     /// (positions run on from one section to the next), each section under
-    /// a header ``sectionHeaderHeight`` tall when `titled` (by default when
-    /// there is more than one), seen as one section of consecutive
-    /// positions (``FlattenedSections``); untitled, one section is laid out
-    /// as before, without a header.
+    /// a header ``sectionHeaderHeight`` tall, seen as one section of
+    /// consecutive positions (``FlattenedSections``). A single section has
+    /// a header only when `titled`; without one it is laid out as before.
     ///
     /// - Throws: ``LayoutError`` for a window too small for any layout.
     /// - Complexity: O(sections) for grid and list; O(count · columns) for
     ///   the waterfall and O(count) for the quilt.
-    package static func layout(_ mode: GalleryLayout, columns: Int?, sections: [Int], titled: Bool? = nil, size: CGSize,
+    package static func layout(_ mode: GalleryLayout, columns: Int?, sections: [Int], titled: Bool, size: CGSize,
                                shapes: PhotoShapes) throws(LayoutError) -> any ItemLayout {
         let range = mode.pinchColumns
         let fixed = columns.map { min(max($0, range.lowerBound), range.upperBound) }
-        let titled = titled ?? (sections.count > 1)
+        let titled = titled || sections.count > 1
         let header = titled ? sectionHeaderHeight : nil
         func flattened<L: ItemLayout>(_ layout: L) -> any ItemLayout { titled ? FlattenedSections(layout) : layout }
         switch mode {
