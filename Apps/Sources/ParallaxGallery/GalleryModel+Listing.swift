@@ -55,10 +55,11 @@ extension GalleryModel {
     /// have shown placeholders for its first frame or two (40 thumbnails
     /// took 17-34 ms at 100,000 photos, 2-core EPYC). A first launch's
     /// pictures need decoding: its window opens with placeholders once the
-    /// wait is up, the decodes going on. It waits for that screen's
-    /// pictures only, once: waiting on through what later frames would
-    /// change (newer photos found since, above these) held a session's
-    /// list to the limit, 100 ms, against 18 ms without a wait.
+    /// wait is up, the decodes going on. It lays out once and waits for
+    /// that screen's pictures only, so the first frame shows that screen:
+    /// laid out again once they came, its cells were full, and the first
+    /// frame took in what the listing had brought meanwhile (newer photos,
+    /// above these) and drew their placeholders instead.
     ///
     /// Call it after ``startListing()``. `now` is the frame clock's time,
     /// as ``update(now:)`` takes it: the wait lays out the first screen
@@ -70,7 +71,7 @@ extension GalleryModel {
         update(now: now)
         guard pendingLoads > 0 else { return }
         // The pictures of this screen only: what the listing brings meanwhile (photos found later, newer,
-        // above these) is the first frame's to show, as it would be without the wait.
+        // above these) is for the frames after the first, as it would be without the wait.
         await Self.wait(until: deadline) { await pictures.waitUntilSettled() }
         // Those that came are shown whole: their cross-fades over before the first frame.
         pictures.stampArrivals(at: now - Self.fadeDuration)

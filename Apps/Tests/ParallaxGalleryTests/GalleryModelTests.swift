@@ -149,6 +149,41 @@ struct GalleryModelTests {
         #expect(model.cells.allSatisfy { $0.opacity == 0 }, "the pictures fade in from the frame they arrive in")
     }
 
+    /// The wait is for the pictures of the screen it laid out, and the
+    /// first frame shows that screen whole: newer photos the listing brings
+    /// meanwhile (above these; their pictures held here) come on the frame
+    /// after, as without the wait. A wait that laid out again after the
+    /// pictures came let the first frame take in those newer photos, and
+    /// drew their placeholders instead.
+    @Test(.timeLimit(.minutes(1)))
+    func theFirstFrameShowsTheScreenItWaitedFor() async throws {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let pictures = (0..<80).map { GeneratedImageSource.Picture(index: $0, width: 60, height: 40) }
+        let ids = pictures.map(GeneratedImageSource.id(of:))
+        let held = HeldPictures(backing: GeneratedImageSource(pictures: pictures), holding: Set(ids[40...]))
+        let (events, feed) = AsyncStream.makeStream(of: ListingEvent.self, bufferingPolicy: .unbounded)
+        var library = PhotoLibrary(source: held, credits: [], description: "held newer pictures")
+        library.makeListing = { _ in events }
+        let model = GalleryModel(library: library, settings: settings, viewportSize: Self.phone)
+        model.startListing()
+        feed.yield(.photos(ids[..<40].enumerated().map { FoundPhoto(id: $1, fileTime: 1_800_000_000 - Int64($0)) }))
+        await model.listing.waitForPhotos()
+        feed.yield(.photos(ids[40...].enumerated().map { FoundPhoto(id: $1, fileTime: 1_900_000_000 - Int64($0)) }))
+        feed.yield(.finished(FolderScan.Report()))
+        feed.finish()
+        await model.listing.waitUntilFinished()
+        await model.waitForFirstScreen(now: 0, within: .seconds(3600))        // ends when they are in
+        #expect(model.pendingLoads == 0)
+        model.update(now: 0)                                                  // the first frame
+        #expect(model.photos.count == 40)
+        #expect(model.cells.count >= 6 && model.unsharpCellCount == 0, "the first frame shows the screen it waited for")
+        model.update(now: 1.0 / 60)                                           // the next takes in the newer photos
+        #expect(model.photos.count == 80)
+        #expect(model.photos.first == ids[40])
+        await held.open()
+    }
+
     @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {
         let library = PhotoLibrary.synthetic(count: 200, width: 120, height: 90)
         var settings = GallerySettings()
@@ -163,19 +198,24 @@ struct GalleryModelTests {
     }
 }
 
-/// A source whose pictures wait until the test opens it; listing is not held.
+/// A source whose pictures (`holding`, or all) wait until the test opens
+/// it; listing is not held.
 private actor HeldPictures: ImageSource {
     let backing: GeneratedImageSource
+    let holding: Set<ImageID>?
     private var isOpen = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(backing: GeneratedImageSource) { self.backing = backing }
+    init(backing: GeneratedImageSource, holding: Set<ImageID>? = nil) {
+        self.backing = backing
+        self.holding = holding
+    }
 
     nonisolated func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
     nonisolated func isStoredLocally(_ id: ImageID) async -> Bool { true }
 
     func data(for id: ImageID) async throws(ImageSourceError) -> Data {
-        if !isOpen { await withCheckedContinuation { waiting.append($0) } }
+        if !isOpen, holding?.contains(id) ?? true { await withCheckedContinuation { waiting.append($0) } }
         return try await backing.data(for: id)
     }
 
