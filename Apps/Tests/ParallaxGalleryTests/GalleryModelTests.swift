@@ -155,8 +155,7 @@ struct GalleryModelTests {
     /// after, as without the wait. A wait that laid out again after the
     /// pictures came let the first frame take in those newer photos, and
     /// drew their placeholders instead.
-    @Test(.timeLimit(.minutes(1)))
-    func theFirstFrameShowsTheScreenItWaitedFor() async throws {
+    @Test func theFirstFrameShowsTheScreenItWaitedFor() async throws {
         var settings = GallerySettings()
         settings.latency = .none
         let pictures = (0..<80).map { GeneratedImageSource.Picture(index: $0, width: 60, height: 40) }
