@@ -11,10 +11,12 @@ APPS := --package-path Apps
 # reference decoder for JPEG and PNG), libjpeg-turbo's cjpeg/jpegtran and the
 # codecs' own tools (cwebp/dwebp, heif-enc/heif-convert, avifenc/avifdec),
 # which make the WebP, HEIF and AVIF battery and decode its references;
-# libvips-tools for the thumbnail benchmark's comparison.
+# libvips-tools for the thumbnail benchmark's comparison; exiftool, the
+# independent reader the camera and lens names are checked against.
 SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libdeflate-dev libwebp-dev libheif-dev libavif-dev pkg-config \
 	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core xvfb xauth xdotool \
-	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind
+	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind \
+	libimage-exiftool-perl
 
 .PHONY: run demo test test-fetch test-library-build test-apps-build test-library test-apps bench deps build clean media check-apple fuzz docs
 
