@@ -18,6 +18,32 @@ struct DiskCacheTests {
         #expect(await reopened.count == 1)
     }
 
+    /// The entry whatever version it was made from, with that version:
+    /// what a loader shows before asking a server for the photo's own.
+    @Test func theLatestEntryComesWithTheVersionItWasMadeFrom() async throws {
+        let directory = temporaryDirectory()
+        let cache = try DiskImageCache(directory: directory, format: .raw)
+        let k = key("photo.jpg", 8)
+        #expect(await cache.latestImage(for: k) == nil)
+        await cache.store(solidImage(8, 10), for: k, fingerprint: "etag \"1\"")
+        await cache.store(solidImage(8, 20), for: key("other.jpg", 8), fingerprint: "etag \"9\"")
+        let first = try #require(await cache.latestImage(for: k))
+        #expect(first.image == solidImage(8, 10) && first.fingerprint == "etag \"1\"")
+        #expect(await cache.image(for: k, fingerprint: "etag \"2\"") == nil)          // another version: not served
+        await cache.store(solidImage(8, 30), for: k, fingerprint: "etag \"2\"")
+        let second = try #require(await cache.latestImage(for: k))
+        #expect(second.image == solidImage(8, 30) && second.fingerprint == "etag \"2\"")
+        // Stored without a version: the empty one. A damaged entry is never served, and goes.
+        await cache.store(solidImage(8, 40), for: key("plain.jpg", 8))
+        #expect(await cache.latestImage(for: key("plain.jpg", 8))?.fingerprint == "")
+        let file = directory.appendingPathComponent(DiskImageCache.fileName(for: k))
+        var damaged = try Data(contentsOf: file)
+        damaged[damaged.count - 1] ^= 1
+        try damaged.write(to: file)
+        #expect(await cache.latestImage(for: k) == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func tornAndCorruptEntriesAreNeverServed() async throws {
         let directory = temporaryDirectory()
         let cache = try DiskImageCache(directory: directory)

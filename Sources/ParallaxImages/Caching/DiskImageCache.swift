@@ -11,7 +11,10 @@ import Foundation
 /// (``ImageSource/fingerprint(for:)``: a file's size and modification
 /// time, an HTTP `ETag`), and a lookup serves it only when the picture's
 /// current fingerprint matches: an edited photo is decoded again, and its
-/// new thumbnail replaces the old one in the same file.
+/// new thumbnail replaces the old one in the same file. Where the current
+/// fingerprint costs a request (an HTTP `HEAD`), ``latestImage(for:)``
+/// gives the entry with the version it was made from, for a loader that
+/// shows it first and checks after.
 ///
 /// **Never torn.** Every entry is written to a temporary file and then
 /// renamed over the old one (one atomic `rename(2)`), so a reader sees the
@@ -171,10 +174,26 @@ public final class DiskImageCache: Sendable {
     /// another version of the picture, or the entry fails its checks (it is
     /// then deleted).
     public func image(for key: ThumbnailKey, fingerprint: String = "") async -> PixelImage? {
+        await read(key, version: fingerprint)?.image
+    }
+
+    /// The cached thumbnail for `key` whatever version of the picture it was
+    /// made from, with that version's fingerprint, or `nil` if there is none
+    /// or the entry fails its checks (it is then deleted). For a picture
+    /// whose current version costs a request to learn (an HTTP `HEAD`): the
+    /// caller shows this at once and checks the version after
+    /// (`ImageLoader.Configuration.ServerThumbnails`).
+    public func latestImage(for key: ThumbnailKey) async -> (image: PixelImage, fingerprint: String)? {
+        await read(key, version: nil)
+    }
+
+    /// Reads `key`'s entry, made from the picture version `version` (any
+    /// version: `nil`), stamping its last use.
+    private func read(_ key: ThumbnailKey, version: String?) async -> (image: PixelImage, fingerprint: String)? {
         let folder = self.folder, erasures = self.erasures
         let name = Self.fileName(for: key)
         let started = generation
-        return await BlockingWorkQueue.fileIO.run { () -> PixelImage? in
+        return await BlockingWorkQueue.fileIO.run { () -> (image: PixelImage, fingerprint: String)? in
             // An erase that starts while this reads (a reload) must not be answered with what it erased.
             guard erasures.withLock({ $0 }) == started else { return nil }
             let path = folder.path(of: name)
@@ -185,16 +204,16 @@ public final class DiskImageCache: Sendable {
                 return nil
             }
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
-            let entry = Self.decode(data, expecting: key, fingerprint: fingerprint)
+            let entry = Self.decode(data, expecting: key, fingerprint: version)
             if case .otherVersion = entry { return nil }         // left for the new version's store to replace
-            guard case .image(let image) = entry else {
+            guard case .image(let image, let fingerprint) = entry else {
                 // Bad on disk: remove it, unless a writer replaced it meanwhile.
                 _ = folder.withLock { if folder.size(of: name) == data.count { folder.remove(name) } }
                 return nil
             }
             guard erasures.withLock({ $0 }) == started else { return nil }
             folder.stamp(name)                                   // its last use, for every process's eviction
-            return image
+            return (image, fingerprint)
         }
     }
 
@@ -289,14 +308,17 @@ public final class DiskImageCache: Sendable {
 
     /// What an entry file holds, read against the key and fingerprint wanted.
     enum Entry {
-        case image(PixelImage)
+        /// The thumbnail, and the fingerprint of the version it was made from.
+        case image(PixelImage, fingerprint: String)
         /// A whole, valid entry for the key, made from another version of the picture.
         case otherVersion
         /// Torn, truncated, corrupt, or not an entry for this key.
         case invalid
     }
 
-    static func decode(_ data: Data, expecting key: ThumbnailKey, fingerprint: String = "") -> Entry {
+    /// Reads an entry for `key` made from the picture version `fingerprint`
+    /// (any version: `nil`; an entry stored without one has `""`).
+    static func decode(_ data: Data, expecting key: ThumbnailKey, fingerprint: String? = "") -> Entry {
         let bytes = [UInt8](data)
         guard bytes.count >= headerSize, Array(bytes[0..<4]) == magic, bytes[4] == version,
               let encoding = ThumbnailEntryFormat.Encoding(rawValue: bytes[6]) else { return .invalid }
@@ -312,13 +334,14 @@ public final class DiskImageCache: Sendable {
         let keyBytes = Array(bytes[headerSize..<(headerSize + keyLength)])
         let payload = Array(bytes[(headerSize + keyLength)...])
         guard fnv1a64(keyBytes, payload) == checksum else { return .invalid }
-        guard keyBytes == Array(keyText(key, fingerprint: fingerprint).utf8) else {
-            return keyBytes.starts(with: Array((keyText(key) + "\u{0}").utf8)) ? .otherVersion : .invalid
-        }
+        let prefix = Array((keyText(key) + "\u{0}").utf8)
+        guard keyBytes.starts(with: prefix) else { return .invalid }
+        let stored = Array(keyBytes[prefix.count...])
+        if let fingerprint, stored != Array(fingerprint.utf8) { return .otherVersion }
         guard let image = ThumbnailEntryFormat.decode(payload, encoding: encoding, width: width, height: height) else {
             return .invalid
         }
-        return .image(image)
+        return .image(image, fingerprint: String(decoding: stored, as: UTF8.self))
     }
 
     /// The key as stored (with the picture's fingerprint when given).
