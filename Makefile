@@ -77,7 +77,7 @@ test-apps-build:
 # Tests/ParallaxImagesTests), and the fixtures they use: the sanitizer's build
 # compiles these files alone (PARALLAXKIT_TEST_SOURCES in Package.swift).
 TSAN_SUITES = LoaderTests LoaderStressTests StageLimiterTests LoadPipelineTests ImageBindingTableTests \
-	DiskCacheTests BlockingWorkQueueTests
+	DiskCacheTests BlockingWorkQueueTests KeptThumbnailCheckTests
 TSAN_FIXTURES = CacheFixtures ManualClock TestImages
 comma = ,
 empty =

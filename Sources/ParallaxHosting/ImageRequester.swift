@@ -23,6 +23,11 @@ import ParallaxImages
 /// thumbnail the photo's file embeds if that is read before the photo
 /// is decoded (`ImageLoader.embeddedPreview(for:)`).
 ///
+/// A thumbnail the loader replaces under a view (a kept thumbnail of a
+/// photo on a server, found out of date after it was shown:
+/// `ImageLoader.replacedThumbnails()`) is swapped in at once, in every
+/// view still bound to it.
+///
 /// Complexity: O(1) per call, besides the loader's own work.
 @MainActor
 public final class ImageRequester<Target: Hashable & Sendable> {
@@ -58,6 +63,11 @@ public final class ImageRequester<Target: Hashable & Sendable> {
     /// takes its own out).
     private var settleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextSettleWaiter = 0
+    /// How each bound target is shown its picture: where a replaced
+    /// thumbnail goes.
+    private var displays: [Target: @MainActor @Sendable (ImageDisplay) -> Void] = [:]
+    /// Follows the loader's replaced thumbnails while the requester lives.
+    private let replacementWatch = TaskOwner()
 
     /// Requests through `loader`. Give the loader's `source` to let the
     /// placeholder tell stored pictures from ones to download.
@@ -67,6 +77,27 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         self.source = source
         self.fadeDuration = fadeDuration
         self.resizeBehavior = resizeBehavior
+        let replaced = loader.replacedThumbnails()
+        replacementWatch.task = Task { [weak self] in
+            for await key in replaced {
+                guard let self else { return }
+                self.showReplacement(of: key)
+            }
+        }
+    }
+
+    /// Shows `key`'s new thumbnail in every target still bound to it whose
+    /// request has ended (one under way gets the new thumbnail itself): at
+    /// once, from memory, or loaded again as a resize would be (the old
+    /// one stays until it comes). O(bound targets).
+    private func showReplacement(of key: ThumbnailKey) {
+        for (target, display) in displays where tasks[target] == nil && bindings.ticket(for: target)?.key == key {
+            if let image = loader.memoryCache.image(for: key) {
+                display(.image(image, fadeDuration: 0))
+            } else {
+                start(key, into: target, isResize: true, retriesIfCancelled: true, priority: .visible, display: display)
+            }
+        }
     }
 
     /// Requests still running.
@@ -142,6 +173,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         tasks.removeValue(forKey: target)?.cancel()
         stopPreview(of: target)
         let ticket = bindings.bind(target, to: key)
+        displays[target] = display
         if let image = loader.memoryCache.image(for: key) {
             display(.image(image, fadeDuration: 0))
             noteSettledIfIdle()
@@ -192,6 +224,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         tasks.removeValue(forKey: target)?.cancel()
         stopPreview(of: target)
         bindings.unbind(target)
+        displays[target] = nil
         noteSettledIfIdle()
     }
 
@@ -211,6 +244,7 @@ public final class ImageRequester<Target: Hashable & Sendable> {
         previewTasks.removeAll()
         previewed.removeAll()
         bindings.unbindAll()
+        displays.removeAll()
         storedIDs.removeAll()
         noteSettledIfIdle()
     }
@@ -238,4 +272,13 @@ public final class ImageRequester<Target: Hashable & Sendable> {
             display(.failure(error.description))
         }
     }
+}
+
+/// Owns a task for as long as it lives, and cancels it when it goes: a
+/// main-actor object's watch of a stream, ended with the object.
+private final class TaskOwner: @unchecked Sendable {
+    // Set once, on the main actor, right after init; read only by deinit.
+    var task: Task<Void, Never>?
+
+    deinit { task?.cancel() }
 }

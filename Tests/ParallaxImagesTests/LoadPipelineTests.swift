@@ -23,19 +23,25 @@ struct LoadPipelineTests {
     }
 
     /// A remote source: nothing stored locally, and a fingerprint that costs
-    /// a request (an HTTP `HEAD`), as an HTTP source's.
+    /// a request (an HTTP `HEAD`), as an HTTP source's, which a download
+    /// also gives (its `ETag`). `version` is added to every fingerprint.
     struct RemoteSource: ImageSource {
         let backing: InMemoryImageSource
+        var version = ""
         func imageIDs() async throws(ImageSourceError) -> [ImageID] { try await backing.imageIDs() }
         func data(for id: ImageID) async throws(ImageSourceError) -> Data { try await backing.data(for: id) }
         func isStoredLocally(_ id: ImageID) async -> Bool { false }
-        func fingerprint(for id: ImageID) async -> String? { await backing.fingerprint(for: id) }
+        func fingerprint(for id: ImageID) async -> String? { await backing.fingerprint(for: id).map { $0 + version } }
         var fingerprintNeedsRequest: Bool { true }
+        func versionedData(for id: ImageID) async throws(ImageSourceError) -> (data: Data, fingerprint: String?) {
+            (try await data(for: id), await fingerprint(for: id))
+        }
     }
 
-    private func pipeline(_ source: any ImageSource, diskCache: DiskImageCache? = nil) -> LoadPipeline {
+    private func pipeline(_ source: any ImageSource, diskCache: DiskImageCache? = nil,
+                          check: ImageLoader.KeptThumbnailCheck = .beforeShowing) -> LoadPipeline {
         LoadPipeline(source: source, decoder: PlatformImageDecoder(), diskCache: diskCache,
-                     clock: ContinuousClock(), loadTime: LoadTimeAverage())
+                     clock: ContinuousClock(), loadTime: LoadTimeAverage(), keptThumbnailCheck: check)
     }
 
     /// The download slot is held until the decode slot is granted: fetched
@@ -62,7 +68,7 @@ struct LoadPipelineTests {
         let disk = try DiskImageCache(directory: temporaryDirectory(), format: .raw)
         let source = RemoteSource(backing: Numbered.source(count: 2))
         let pipeline = pipeline(source, diskCache: disk)
-        // A miss: one download slot for the fingerprint and the fetch, then a decode slot.
+        // A miss with nothing kept: no version asked, the download's own is filed; a download slot, then a decode slot.
         let missSlots = RecordingSlots()
         let decoded = try await pipeline.run(Numbered.key(1), slots: missSlots).get()
         let fingerprint = await source.fingerprint(for: Numbered.id(1))
@@ -73,7 +79,33 @@ struct LoadPipelineTests {
         let hitSlots = RecordingSlots()
         let hit = try await pipeline.run(Numbered.key(1), slots: hitSlots).get()
         #expect(hit.loaded.origin == .disk && !hit.wasDecoded && Numbered.shows(hit.loaded.image, 1))
+        #expect(hit.uncheckedVersion == nil)
         #expect(await hitSlots.events == ["acquire download", "release download"])
+        // The picture changed since: the slot the version took is kept for the download.
+        var changedSource = source
+        changedSource.version = " edited"
+        let changedSlots = RecordingSlots()
+        let changed = try await self.pipeline(changedSource, diskCache: disk).run(Numbered.key(1), slots: changedSlots).get()
+        #expect(changed.wasDecoded && changed.fingerprint == (fingerprint ?? "") + " edited")
+        #expect(await changedSlots.events == ["acquire download", "acquire decode", "release download", "release decode"])
+    }
+
+    /// Checked after showing: a kept thumbnail is the hit at once, with the
+    /// version it was made from to check, and takes no slot.
+    @Test func aKeptThumbnailIsAHitWithItsVersionToCheck() async throws {
+        let disk = try DiskImageCache(directory: temporaryDirectory(), format: .raw)
+        let source = RemoteSource(backing: Numbered.source(count: 2), version: " new")
+        await disk.store(PixelImage(width: 4, height: 4, filledWith: (9, 8, 7, 255)), for: Numbered.key(0), fingerprint: "old")
+        let slots = RecordingSlots()
+        let hit = try await pipeline(source, diskCache: disk, check: .afterShowing).run(Numbered.key(0), slots: slots).get()
+        #expect(hit.loaded.origin == .disk && !hit.wasDecoded && hit.loaded.image.pixels.prefix(3) == [9, 8, 7])
+        #expect(hit.uncheckedVersion == "old" && hit.fingerprint == "old")
+        #expect(await slots.events.isEmpty)
+        // Given the version just asked, only a thumbnail of it is taken: here none, so the picture loads again.
+        let reload = try await pipeline(source, diskCache: disk, check: .afterShowing)
+            .run(Numbered.key(0), version: "newer", slots: RecordingSlots()).get()
+        #expect(reload.wasDecoded && reload.uncheckedVersion == nil && Numbered.shows(reload.loaded.image, 0))
+        #expect(reload.fingerprint == (await source.fingerprint(for: Numbered.id(0))))   // the download's own version
     }
 
     @Test func aLocalFingerprintTakesNoSlot() async throws {

@@ -20,6 +20,25 @@ extension ImageLoader {
         case arrival
     }
 
+    /// When a thumbnail the disk cache kept of a photo on a server is
+    /// checked against the photo as it is now. Only where learning the
+    /// photo's version costs a request (`ImageSource.fingerprintNeedsRequest`,
+    /// an HTTP `HEAD`); a folder's (a `stat`) is always checked first.
+    public enum KeptThumbnailCheck: Sendable, Hashable {
+        /// After it is shown: the thumbnail is shown at once (a second
+        /// launch's screen fills without a request per photo, and a server
+        /// that cannot be reached still shows what was kept), then the
+        /// photo's version is asked at the lowest priority. A photo changed
+        /// since is downloaded again and replaces it
+        /// (``ImageLoader/replacedThumbnails()``). What Kingfisher and
+        /// SDWebImage do by default, minus their showing the old version
+        /// for days: here it is shown until the check answers. The default.
+        case afterShowing
+        /// Before it is shown: every thumbnail waits for its photo's
+        /// version (a request each), and an old version is never shown.
+        case beforeShowing
+    }
+
     /// How much work runs at once, and in which order.
     public struct Configuration: Sendable, Hashable {
         /// Decodes at once for urgent work (on screen, or where a fling
@@ -79,6 +98,9 @@ extension ImageLoader {
         /// (3–4 runs each), while p99 stayed 8–13 ms; raise this where an
         /// app's frames allocate.
         public var decodesBetweenMemoryReturns: Int
+        /// When a thumbnail kept on disk of a photo on a server is checked
+        /// against the photo as it is now (``KeptThumbnailCheck/afterShowing`` by default).
+        public var keptThumbnailCheck: KeptThumbnailCheck
 
         /// A configuration; counts below 1 are raised to 1.
         public init(maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -86,7 +108,8 @@ extension ImageLoader {
                     maximumConcurrentDownloads: Int = 6, maximumConcurrentUrgentDownloads: Int = 24,
                     scrollAwayPolicy: ScrollAwayPolicy = .keepDownloading,
                     ordering: Ordering = .priority, makesPreviews: Bool = true, returnsMemoryWhenIdle: Bool = true,
-                    idleDelayBeforeReturningMemory: Duration = .seconds(1), decodesBetweenMemoryReturns: Int = 128) {
+                    idleDelayBeforeReturningMemory: Duration = .seconds(1), decodesBetweenMemoryReturns: Int = 128,
+                    keptThumbnailCheck: KeptThumbnailCheck = .afterShowing) {
             self.maximumConcurrentDecodes = max(maximumConcurrentDecodes, 1)
             self.maximumConcurrentBackgroundDecodes = min(max(maximumConcurrentBackgroundDecodes ?? (self.maximumConcurrentDecodes - 1), 1),
                                                           self.maximumConcurrentDecodes)
@@ -98,6 +121,7 @@ extension ImageLoader {
             self.returnsMemoryWhenIdle = returnsMemoryWhenIdle
             self.idleDelayBeforeReturningMemory = max(idleDelayBeforeReturningMemory, .zero)
             self.decodesBetweenMemoryReturns = max(decodesBetweenMemoryReturns, 1)
+            self.keptThumbnailCheck = keptThumbnailCheck
         }
     }
 }

@@ -34,6 +34,13 @@ extension ImageLoader {
         /// ``Configuration/returnsMemoryWhenIdle``) or asked to by
         /// ``ImageLoader/relieve(_:)``.
         public var memoryReturns = 0
+        /// Thumbnails the disk cache kept of photos on a server that were
+        /// shown, found out of date by the check after, and replaced
+        /// (``KeptThumbnailCheck/afterShowing``).
+        public var keptThumbnailsReplaced = 0
+        /// Photos on a server whose version is being asked, to check the
+        /// kept thumbnails shown of them.
+        public var keptThumbnailChecksInFlight = 0
     }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
 
-// One file a little over 400 lines: the actor's public API, its request merging and the glue that hands
-// jobs to the stage limiters share the actor's private state (the job table, the limiters); split further,
-// that state would need wider access than the concept should give it.
+// One file over 400 lines: the actor's public API, its request merging, the glue that hands jobs to the
+// stage limiters and the checks of kept thumbnails (which start jobs and take slots like any request)
+// share the actor's private state (the job table, the limiters, the epoch); split further, that state
+// would need wider access than the concept should give it. What can stand alone does, in its own file:
+// the job table, the limiters, the pipeline, the checks' bookkeeping (`KeptThumbnailChecks`).
 
 /// Loads thumbnails through the pipeline: memory cache → disk cache →
 /// source (fetch) → decoder (decode, resample, orient) → caches.
@@ -34,6 +36,12 @@ import Foundation
 ///   cancelled once no one waits for it.
 /// - **Reload and erase** are safe mid-scroll: results of work started
 ///   before them are never cached.
+/// - **Photos on a server show their kept thumbnails at once**: a
+///   thumbnail the disk cache kept is shown before the photo's version is
+///   asked (a request each), then checked at the lowest priority; one
+///   found out of date is loaded again and replaces the old one under
+///   whoever shows it (``replacedThumbnails()``, which `ImageRequester`
+///   follows). See ``KeptThumbnailCheck``.
 ///
 /// Reuse safety (never the wrong photo in a recycled cell) is the
 /// surface's half of the contract: see ``ImageBindingTable``.
@@ -74,7 +82,9 @@ public actor ImageLoader {
     /// read from their owners when a snapshot is taken.
     private var stats = Statistics()
     private var observers = LoaderObservers()
-    /// Decodes since the loader last gave memory back, and whether a return is waiting for its delay.
+    /// The kept thumbnails shown before their photo's version was asked, and the answers.
+    private var checks = KeptThumbnailChecks()
+    private nonisolated let replacements = ThumbnailReplacementFeed()
     // Giving memory back (ImageLoader+MemoryPressure.swift): decodes since the last return, and
     // whether one waits for an idle moment.
     var decodesSinceMemoryReturn = 0
@@ -88,7 +98,8 @@ public actor ImageLoader {
                 previews: PreviewStore = PreviewStore(),
                 configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) {
         pipeline = LoadPipeline(source: source, decoder: decoder, diskCache: diskCache, clock: clock, loadTime: loadTime,
-                                previews: configuration.makesPreviews ? previews : nil)
+                                previews: configuration.makesPreviews ? previews : nil,
+                                keptThumbnailCheck: configuration.keptThumbnailCheck)
         self.memoryCache = memoryCache
         self.previews = previews
         self.configuration = configuration
@@ -232,10 +243,22 @@ public actor ImageLoader {
     /// The priority of the work under way for `key`, if any.
     public func priority(for key: ThumbnailKey) -> LoadPriority? { jobs.live(for: key)?.priority }
 
+    /// The keys whose thumbnail the loader replaced from now on: a kept
+    /// thumbnail of a photo on a server, shown before its version was
+    /// asked, that the answer found out of date (``KeptThumbnailCheck``).
+    /// The new thumbnail is in ``memoryCache`` when its key comes; a
+    /// surface shows it wherever it shows the key's old one
+    /// (`ImageRequester` does). Each call is a new subscriber; the stream
+    /// ends when its consumer stops listening.
+    public nonisolated func replacedThumbnails() -> AsyncStream<ThumbnailKey> {
+        replacements.subscribe()
+    }
+
     /// Forgets every download and cached thumbnail, so every picture loads
     /// again; work under way finishes for its waiters but is not cached.
     public func reloadAll() async {
         epoch += 1
+        checks.removeAll()
         memoryCache.removeAll()
         await pipeline.diskCache?.removeAll()
         if let resettable = pipeline.source as? any ResettableImageSource { await resettable.reloadAll() }
@@ -246,6 +269,7 @@ public actor ImageLoader {
     /// not cached.
     public func eraseAll() async {
         epoch += 1
+        checks.removeAll()
         memoryCache.removeAll()
         previews.removeAll()
         await pipeline.diskCache?.removeAll()
@@ -262,6 +286,7 @@ public actor ImageLoader {
         snapshot.decodesInFlight = decodeSlots.running
         snapshot.downloadsWaiting = downloadSlots.waitingCount
         snapshot.decodesWaiting = decodeSlots.waitingCount
+        snapshot.keptThumbnailChecksInFlight = checks.pendingCount
         return snapshot
     }
 
@@ -289,7 +314,7 @@ public actor ImageLoader {
         return await withCheckedContinuation { observers.wait(until: condition, $0) }
     }
 
-    private var isIdle: Bool { jobs.isEmpty && stats.pendingDiskWrites == 0 }
+    private var isIdle: Bool { jobs.isEmpty && stats.pendingDiskWrites == 0 && checks.pendingCount == 0 }
 
     /// Resumes the observers whose condition now holds. Called after every
     /// change to the counters; free when no one observes.
@@ -324,14 +349,17 @@ public actor ImageLoader {
 
     // MARK: Jobs
 
+    /// Starts the work for `key`; `version`: the picture's version, just
+    /// asked (a kept thumbnail found out of date: the result replaces it).
     @discardableResult
-    private func start(_ key: ThumbnailKey, priority: LoadPriority) -> LoadJob {
+    private func start(_ key: ThumbnailKey, priority: LoadPriority, version: String? = nil) -> LoadJob {
         counter += 1
         let identifier = counter
         let job = LoadJob(identifier: identifier, priority: priority, epoch: epoch)
+        job.replacesShownThumbnail = version != nil
         jobs.insert(job, for: key)
         job.task = Task.detached(priority: priority.isUrgent ? .userInitiated : .utility) {
-            let result = await self.pipeline.run(key, slots: JobSlots(loader: self, key: key, job: identifier))
+            let result = await self.pipeline.run(key, version: version, slots: JobSlots(loader: self, key: key, job: identifier))
             await self.finish(key, job: identifier, result: result)
         }
         didChange()
@@ -394,6 +422,63 @@ public actor ImageLoader {
         }
         let delivered = result.map(\.loaded)
         for continuation in waiters { continuation.resume(returning: delivered) }
+        guard case .success(let output) = result, job.epoch == epoch else { return }
+        if let kept = output.uncheckedVersion {
+            check(key, madeFrom: kept, priority: job.priority)
+        } else if job.replacesShownThumbnail {
+            stats.keptThumbnailsReplaced += 1
+            replacements.announce(key)
+        }
+    }
+
+    // MARK: Kept thumbnails
+
+    /// Judges a kept thumbnail of `key` made from `version`, just shown:
+    /// asks the photo's version if no one has, loads it again if an answer
+    /// says the photo changed since.
+    private func check(_ key: ThumbnailKey, madeFrom version: String, priority: LoadPriority) {
+        switch checks.shown(key, madeFrom: version) {
+        case .current, .wait:
+            return
+        case .changed(let now):
+            replace(key, version: now, priority: priority)
+        case .ask:
+            // The lowest priority: a slot of the downloads for work no one waits for, after all of it.
+            counter += 1
+            let identifier = counter, asked = epoch, source = pipeline.source
+            Task.detached(priority: .utility) {
+                let now: String?
+                if let grant = await self.acquire(.download, for: key, job: identifier) {
+                    now = await source.fingerprint(for: key.id)
+                    await self.release(.download, grant)
+                } else {
+                    now = nil
+                }
+                await self.answer(key.id, version: now, priority: priority, epoch: asked)
+            }
+        }
+    }
+
+    /// Takes the answer of a check: the thumbnails shown of another version load again.
+    private func answer(_ id: ImageID, version: String?, priority: LoadPriority, epoch asked: Int) {
+        defer { didChangeMaybeToIdle() }
+        guard asked == epoch else { return }                  // reloaded or erased meanwhile: forgotten
+        let outdated = checks.answered(id, version: version)
+        guard let version else { return }
+        for key in outdated { replace(key, version: version, priority: priority) }
+    }
+
+    /// Loads `key` again from the photo at `version`, its old thumbnail
+    /// dropped from memory (no new request is given it); the work
+    /// announces the new one. Work already under way for the key does,
+    /// when it ends with a thumbnail of the photo as it is now.
+    private func replace(_ key: ThumbnailKey, version: String, priority: LoadPriority) {
+        memoryCache.removeImage(for: key)
+        if let job = jobs.live(for: key) {
+            job.replacesShownThumbnail = true
+        } else {
+            start(key, priority: priority, version: version)
+        }
     }
 
     /// Counts a job's result and keeps a current one in the caches.

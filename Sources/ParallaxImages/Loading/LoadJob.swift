@@ -23,6 +23,9 @@ final class LoadJob {
     var priority: LoadPriority
     /// The pipeline run doing the work.
     var task: Task<Void, Never>?
+    /// Whether its thumbnail replaces one shown already (a kept thumbnail
+    /// found out of date): the loader announces it when it comes.
+    var replacesShownThumbnail = false
     /// Cancelled work stays listed until it winds down; new requests must
     /// not join it.
     private(set) var isCancelled = false

@@ -26,6 +26,10 @@ struct LoadOutput: Sendable {
     var wasDecoded: Bool
     /// The picture's fingerprint, when the disk cache may keep the thumbnail.
     var fingerprint: String?
+    /// A thumbnail the disk cache kept of a photo on a server, shown
+    /// before its version was asked: the version it was made from, which
+    /// the loader checks next (``ImageLoader/KeptThumbnailCheck/afterShowing``).
+    var uncheckedVersion: String? = nil
 }
 
 /// Everything between the memory cache and a result: disk cache → fetch →
@@ -48,25 +52,34 @@ struct LoadPipeline: Sendable {
     let loadTime: LoadTimeAverage
     /// Where a hash made from a decoded thumbnail goes; `nil`: none is made.
     let previews: PreviewStore?
+    /// When a thumbnail kept of a photo on a server is checked.
+    let keptThumbnailCheck: ImageLoader.KeptThumbnailCheck
 
     /// A pipeline timing its stages on `clock`.
     init(source: any ImageSource, decoder: any ImageDecoding, diskCache: DiskImageCache?,
-         clock: any Clock<Duration>, loadTime: LoadTimeAverage, previews: PreviewStore? = nil) {
+         clock: any Clock<Duration>, loadTime: LoadTimeAverage, previews: PreviewStore? = nil,
+         keptThumbnailCheck: ImageLoader.KeptThumbnailCheck = .beforeShowing) {
         self.source = source
         self.decoder = decoder
         self.diskCache = diskCache
         self.startStopwatch = Self.stopwatch(on: clock)
         self.loadTime = loadTime
         self.previews = previews
+        self.keptThumbnailCheck = keptThumbnailCheck
     }
 
     /// Loads `key`'s thumbnail: from the disk cache if it has a current
     /// one, else fetched and decoded, taking `slots` around each stage.
-    func run(_ key: ThumbnailKey, slots: some LoadSlots) async -> Result<LoadOutput, ImageLoadingError> {
+    /// `version`, when given, is the picture's version as just asked (a
+    /// kept thumbnail found out of date): only a thumbnail of it is taken
+    /// from the disk cache, and nothing is asked again.
+    func run(_ key: ThumbnailKey, version: String? = nil, slots: some LoadSlots) async -> Result<LoadOutput, ImageLoadingError> {
         let local = await source.isStoredLocally(key.id)
         var fingerprint: String?
         var heldDownload: SlotGrant?
-        switch await lookUpDiskCache(key, isStoredLocally: local, slots: slots) {
+        let lookup = if let version { await lookUpDiskCache(key, version: version) }
+                     else { await lookUpDiskCache(key, isStoredLocally: local, slots: slots) }
+        switch lookup {
         case .hit(let output):
             return .success(output)
         case .cancelled:
@@ -115,7 +128,8 @@ struct LoadPipeline: Sendable {
 
     /// What the disk-cache stage found.
     enum DiskLookup {
-        /// A thumbnail of the picture as it is now.
+        /// A thumbnail of the picture as it is now, or, not yet checked, as
+        /// it was when kept (its `uncheckedVersion`).
         case hit(LoadOutput)
         /// None: go on to fetch, with the fingerprint learned (if any) and
         /// the download slot taken to learn it (if it cost a request).
@@ -126,24 +140,49 @@ struct LoadPipeline: Sendable {
 
     /// Looks for a current thumbnail of `key` in the disk cache. The cache
     /// serves a thumbnail only of the picture as it is now; a source that
-    /// cannot tell its version (no fingerprint) goes without it. Where
-    /// asking is a request of its own (an HTTP HEAD), it takes the download
-    /// slot the download would take, and on a miss keeps it for that.
+    /// cannot tell its version (no fingerprint) goes without it.
+    ///
+    /// Where asking the version is a request of its own (an HTTP `HEAD`),
+    /// it is asked only of a picture the cache keeps a thumbnail of (a
+    /// download's answer gives the version of what it brings); under
+    /// ``ImageLoader/KeptThumbnailCheck/afterShowing`` not even then: the
+    /// kept thumbnail is the hit, with its version to check. Asked first,
+    /// the request takes the download slot the download would take, and
+    /// on a miss keeps it for that.
     func lookUpDiskCache(_ key: ThumbnailKey, isStoredLocally local: Bool,
                          slots: some LoadSlots) async -> DiskLookup {
         guard let diskCache else { return .miss(fingerprint: nil, heldDownload: nil) }
-        var grant: SlotGrant?
-        if !local, source.fingerprintNeedsRequest {
-            guard let acquired = await slots.acquire(.download) else { return .cancelled }
-            grant = acquired
+        guard !local, source.fingerprintNeedsRequest else {
+            // A stat, a manifest: asked every time.
+            let fingerprint = await source.fingerprint(for: key.id)
+            if let fingerprint, let image = await diskCache.image(for: key, fingerprint: fingerprint) {
+                return .hit(LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
+                                       fingerprint: fingerprint))
+            }
+            return .miss(fingerprint: fingerprint, heldDownload: nil)
         }
+        guard let (image, kept) = await diskCache.latestImage(for: key) else { return .miss(fingerprint: nil, heldDownload: nil) }
+        let hit = LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false, fingerprint: kept)
+        if keptThumbnailCheck == .afterShowing {
+            var unchecked = hit
+            unchecked.uncheckedVersion = kept
+            return .hit(unchecked)
+        }
+        guard let grant = await slots.acquire(.download) else { return .cancelled }
         let fingerprint = await source.fingerprint(for: key.id)
-        if let fingerprint, let image = await diskCache.image(for: key, fingerprint: fingerprint) {
-            if let grant { await slots.release(.download, grant) }
+        guard let fingerprint, fingerprint == kept else { return .miss(fingerprint: fingerprint, heldDownload: grant) }
+        await slots.release(.download, grant)
+        return .hit(hit)
+    }
+
+    /// Looks for a thumbnail of `key` made from the picture version
+    /// `version`, known already.
+    private func lookUpDiskCache(_ key: ThumbnailKey, version: String) async -> DiskLookup {
+        if let image = await diskCache?.image(for: key, fingerprint: version) {
             return .hit(LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
-                                   fingerprint: fingerprint))
+                                   fingerprint: version))
         }
-        return .miss(fingerprint: fingerprint, heldDownload: grant)
+        return .miss(fingerprint: version, heldDownload: nil)
     }
 
     /// The bytes of picture `id` and their version, and how long the fetch

@@ -77,8 +77,12 @@ public protocol ImageSource: Sendable {
     /// the disk cache is then skipped for it. The default is `nil`.
     func fingerprint(for id: ImageID) async -> String?
     /// Whether ``fingerprint(for:)`` asks a server (an HTTP `HEAD`): the
-    /// loader then gives it a download slot, as it would a download. `false`
-    /// by default (a `stat`, a manifest).
+    /// loader then asks it only of a picture whose thumbnail the disk cache
+    /// keeps, by default after showing that thumbnail
+    /// (`ImageLoader.KeptThumbnailCheck`), and gives it a download slot, as
+    /// it would a download; a picture downloaded is filed under the
+    /// version its download gave (``versionedData(for:)``, which such a
+    /// source should implement). `false` by default (a `stat`, a manifest).
     var fingerprintNeedsRequest: Bool { get }
     /// The bytes of `id`, with the fingerprint of exactly those bytes when
     /// the transfer says it (an HTTP answer's `ETag`), so the disk cache
