@@ -182,7 +182,7 @@ public final class DiskImageCache: Sendable {
     /// or the entry fails its checks (it is then deleted). For a picture
     /// whose current version costs a request to learn (an HTTP `HEAD`): the
     /// caller shows this at once and checks the version after
-    /// (`ImageLoader.Configuration.ServerThumbnails`).
+    /// (``ImageLoader/KeptThumbnailCheck``).
     public func latestImage(for key: ThumbnailKey) async -> (image: PixelImage, fingerprint: String)? {
         await read(key, version: nil)
     }
