@@ -9,13 +9,16 @@ final class ThumbnailReplacementFeed: Sendable {
 
     /// A stream of the keys replaced from now on, until its consumer stops.
     func subscribe() -> AsyncStream<ThumbnailKey> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ThumbnailKey.self, bufferingPolicy: .unbounded)
+        // The build closure rather than `makeStream(of:)`, which the iOS 16 SDK does not have.
+        var made: AsyncStream<ThumbnailKey>.Continuation?
+        let stream = AsyncStream(ThumbnailKey.self, bufferingPolicy: .unbounded) { made = $0 }
+        guard let continuation = made else { return stream }
         let number = subscribers.withLock { state in
             state.next += 1
             state.streams[state.next] = continuation
             return state.next
         }
-        continuation.onTermination = { [weak self] _ in
+        continuation.onTermination = { [weak self] (_: AsyncStream<ThumbnailKey>.Continuation.Termination) in
             _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: number) }
         }
         return stream
