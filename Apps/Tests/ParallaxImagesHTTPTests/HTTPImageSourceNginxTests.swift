@@ -101,6 +101,62 @@ struct HTTPImageSourceNginxTests {
         await library.close()
     }
 
+    /// A photo edited on the server between two launches (nginx's `ETag`
+    /// is its modification time and size): the second launch shows the
+    /// thumbnails it kept before asking anything, then one `HEAD` per photo
+    /// finds the edit, and the edited photo alone is downloaded again and
+    /// replaces its thumbnail. The first launch asked no `HEAD`: its
+    /// downloads' own `ETag`s filed the thumbnails.
+    @Test
+    func anEditedPhotoIsShownFromTheCacheThenReplaced() async throws {
+        let library = try await Library()
+        func write(_ name: String, _ value: UInt8, side: Int) throws {
+            let png = try #require(PixelImage(width: side, height: side, filledWith: (value, 0, 0, 255)).pngData())
+            try png.write(to: library.folder.appendingPathComponent(name))
+        }
+        try write("red.png", 200, side: 16)
+        try write("dark.png", 40, side: 16)
+        let cacheFolder = library.parent.appendingPathComponent("thumbnails")
+        let size = try ThumbnailSize(width: 8, height: 8)
+        let red = ThumbnailKey(id: "red.png", size: size), dark = ThumbnailKey(id: "dark.png", size: size)
+        func launch() throws -> ImageLoader {
+            ImageLoader(source: try HTTPImageSource(baseURL: library.base("photos"), transport: CurlTransport.shared),
+                        diskCache: try DiskImageCache(directory: cacheFolder, format: .raw))
+        }
+        func redness(_ image: PixelImage) -> UInt8? { image.pixel(x: 4, y: 4)?.r }
+
+        let first = try launch()
+        #expect(redness(try await first.image(for: red).image) == 200)
+        #expect(redness(try await first.image(for: dark).image) == 40)
+        await first.waitUntilIdle()
+        // Edited: another size (so another ETag even within the second nginx stamps).
+        try write("red.png", 90, side: 24)
+
+        let second = try launch()
+        var replaced = second.replacedThumbnails().makeAsyncIterator()
+        let before = library.nginx.logEntries().count
+        let kept = try await second.image(for: red)
+        #expect(kept.origin == .disk && redness(kept.image) == 200)              // the old one, at once
+        #expect(redness(try await second.image(for: dark).image) == 40)
+        #expect(await replaced.next() == red)
+        #expect(redness(try #require(second.memoryCache.image(for: red))) == 90)
+        await second.waitUntilIdle()
+        _ = try await library.nginx.entries(for: "/photos/photos/red.png", count: 3)
+        _ = try await library.nginx.entries(for: "/photos/photos/dark.png", count: 2)
+        let firstLaunch = library.nginx.logEntries().prefix(before).filter { $0.uri.hasSuffix(".png") }.map { "\($0.method) \($0.uri)" }
+        #expect(firstLaunch.sorted() == ["GET /photos/photos/dark.png", "GET /photos/photos/red.png"])
+        let secondLaunch = library.nginx.logEntries().dropFirst(before).map { "\($0.method) \($0.uri) \($0.status)" }
+        #expect(secondLaunch.sorted() == ["GET /photos/photos/red.png 200", "HEAD /photos/photos/dark.png 200",
+                                          "HEAD /photos/photos/red.png 200"], "\(secondLaunch)")
+        // The third launch finds the edited photo's thumbnail kept, and asks only its version.
+        let third = try launch()
+        let edited = try await third.image(for: red)
+        #expect(edited.origin == .disk && redness(edited.image) == 90)
+        await third.waitUntilIdle()
+        #expect(await third.statistics.keptThumbnailsReplaced == 0)
+        await library.close()
+    }
+
     @Test
     func aFileOverTheLimitIsRefusedFromItsLength() async throws {
         let library = try await Library()
