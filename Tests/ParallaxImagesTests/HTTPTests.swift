@@ -330,6 +330,18 @@ extension HTTPTests {
             #expect(await source.fingerprint(for: "missing.jpg") == nil)
         }
 
+        @Test func aWeakETagIsTheSameVersionAsItsStrongTwin() {
+            func version(_ headers: [String: String]) -> String? {
+                HTTPImageSource.validator(of: HTTPTransportResponse(status: 200, headers: headers))
+            }
+            #expect(version(["etag": "W/\"5f3-1a\""]) == version(["etag": "\"5f3-1a\""]))
+            #expect(version(["etag": " W/\"5f3-1a\" "]) == "etag \"5f3-1a\"")
+            #expect(version(["etag": "\"5f3-1a\""]) != version(["etag": "\"5f3-1b\""]))
+            #expect(version(["last-modified": "Tue, 24 Nov 2026 10:00:00 GMT", "content-length": "12"])
+                    == "modified Tue, 24 Nov 2026 10:00:00 GMT length 12")
+            #expect(version(["etag": ""]) == nil && version([:]) == nil)
+        }
+
         @Test func anHTMLFolderListingIsAnIndex() throws {
             // What `python3 -m http.server` writes for a folder, with a subfolder, a text file and a query link.
             let listing = """

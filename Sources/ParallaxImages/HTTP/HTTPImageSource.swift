@@ -307,9 +307,16 @@ public struct HTTPImageSource: ImageSource {
     }
 
     /// What identifies the version of an answer's body: its strong or weak
-    /// `ETag`, else its `Last-Modified` with its length.
+    /// `ETag`, else its `Last-Modified` with its length. A weak tag counts
+    /// as its strong twin (RFC 9110's weak comparison, which is what "has
+    /// this photo changed" asks): a server that marks a `GET`'s tag weak
+    /// and not its `HEAD`'s (nginx does when it compresses the body) would
+    /// otherwise have every kept thumbnail found out of date.
     static func validator(of response: HTTPTransportResponse) -> String? {
-        if let tag = response[header: "ETag"], !tag.isEmpty { return "etag \(tag)" }
+        if var tag = response[header: "ETag"]?.trimmingCharacters(in: .whitespaces), !tag.isEmpty {
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return "etag \(tag)"
+        }
         guard let modified = response[header: "Last-Modified"], !modified.isEmpty else { return nil }
         return "modified \(modified) length \(response[header: "Content-Length"] ?? "?")"
     }
