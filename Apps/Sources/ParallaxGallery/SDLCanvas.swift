@@ -36,9 +36,13 @@ package struct SDLError: Error, CustomStringConvertible, Sendable {
 @MainActor
 package final class SDLCanvas: GalleryCanvas {
     package let renderer: OpaquePointer
-    private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, bytes: Int, lastUse: UInt64)] = [:]
+    /// Each with the pixel storage it was uploaded from: another picture under the same key (a thumbnail
+    /// replaced once its photo was found edited) is uploaded again.
+    private var textures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, bytes: Int, lastUse: UInt64,
+                                          pixels: UnsafeRawPointer?)] = [:]
     /// The detail view's pictures: the photo shown and its neighbours at the window's size, and a sharp region.
-    private var detailTextures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64)] = [:]
+    private var detailTextures: [ThumbnailKey: (texture: OpaquePointer, isOpaque: Bool, lastUse: UInt64,
+                                                pixels: UnsafeRawPointer?)] = [:]
     private static let detailTextureLimit = 5
     /// The bytes of pixels in ``textures``.
     private var photoTextureBytes = 0
@@ -384,16 +388,22 @@ package final class SDLCanvas: GalleryCanvas {
     /// The texture of thumbnail `key`, uploaded from `image` the first time,
     /// and whether every one of its pixels is opaque.
     private func texture(for image: PixelImage, key: ThumbnailKey) -> (texture: OpaquePointer, isOpaque: Bool)? {
+        let pixels = Self.storage(of: image)
         if let cached = textures[key] {
-            textures[key]?.lastUse = frame
-            return (cached.texture, cached.isOpaque)
+            if cached.pixels == pixels {
+                textures[key]?.lastUse = frame
+                return (cached.texture, cached.isOpaque)
+            }
+            textures[key] = nil
+            photoTextureBytes -= cached.bytes
+            keepSpare(cached.texture)
         }
         let isOpaque = Self.isOpaque(image)
         guard let texture = upload(image, format: isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32(), reusing: true) else {
             return nil
         }
         let bytes = image.width * image.height * 4
-        textures[key] = (texture, isOpaque, bytes, frame)
+        textures[key] = (texture, isOpaque, bytes, frame, pixels)
         photoTextureBytes += bytes
         let limit = photoTextureByteLimit
         while photoTextureBytes > limit, textures.count > 1,
@@ -409,21 +419,37 @@ package final class SDLCanvas: GalleryCanvas {
     /// uploaded the first time; the least recently drawn of more than
     /// ``detailTextureLimit`` is let go of.
     private func detailTexture(for image: PixelImage, key: ThumbnailKey) -> (texture: OpaquePointer, isOpaque: Bool)? {
+        let pixels = Self.storage(of: image)
         if let cached = detailTextures[key] {
-            detailTextures[key]?.lastUse = frame
-            return (cached.texture, cached.isOpaque)
+            if cached.pixels == pixels {
+                detailTextures[key]?.lastUse = frame
+                return (cached.texture, cached.isOpaque)
+            }
+            SDL_DestroyTexture(cached.texture)
+            detailTextures[key] = nil
         }
         let isOpaque = Self.isOpaque(image)
         guard let texture = upload(image, format: isOpaque ? opaqueFormat : pk_sdl_pixelformat_rgba32(), reusing: false) else {
             return nil
         }
-        detailTextures[key] = (texture, isOpaque, frame)
+        detailTextures[key] = (texture, isOpaque, frame, pixels)
         while detailTextures.count > Self.detailTextureLimit,
               let oldest = detailTextures.min(by: { $0.value.lastUse < $1.value.lastUse }), oldest.key != key {
             SDL_DestroyTexture(oldest.value.texture)
             detailTextures[oldest.key] = nil
         }
         return (texture, isOpaque)
+    }
+
+    /// Where `image`'s pixels are stored: what tells a texture's picture
+    /// from another under the same key. Only compared, never read through.
+    /// O(1): copies of an image share their storage (copy-on-write). A
+    /// picture freed while its texture is kept (its tile gone, the memory
+    /// cache done with it), and the key's next picture decoded into the
+    /// very same memory, would be taken for it; a replaced thumbnail is
+    /// decoded while the old one is still shown, so never lands there.
+    private static func storage(of image: PixelImage) -> UnsafeRawPointer? {
+        image.pixels.withUnsafeBytes { $0.baseAddress }
     }
 
     /// Whether every pixel of `image` has alpha 255. O(pixels), once per

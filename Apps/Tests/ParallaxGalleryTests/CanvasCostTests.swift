@@ -65,6 +65,37 @@ struct CanvasCostTests {
         }
     }
 
+    /// A thumbnail replaced under its key (its photo found edited on the
+    /// server after the kept one was shown) is drawn, not the texture of
+    /// the one before; drawn again, it is still itself. The same for the
+    /// detail view's pictures.
+    @Test func anotherPictureUnderTheSameKeyIsDrawnNotTheOldTexture() throws {
+        let headless = try HeadlessRenderer(size: CGSize(width: 64, height: 64))
+        defer { headless.close() }
+        let canvas = headless.canvas
+        let key = ThumbnailKey(id: ImageID("edited.jpg"), size: try ThumbnailSize(width: 40, height: 40))
+        func drawAndRead(_ image: PixelImage, detail: Bool = false) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+            canvas.beginFrame()
+            canvas.clear(RGBA(1, 2, 3))
+            let rect = CGRect(x: 10, y: 10, width: 40, height: 40)
+            if detail {
+                canvas.drawDetail(image, key: key, in: rect, opacity: 1)
+            } else {
+                canvas.draw(image, key: key, in: rect, opacity: 1)
+            }
+            let frame = try #require(canvas.readPixels())
+            return try #require(frame.pixel(x: 30, y: 30))
+        }
+        let kept = solid(40, 40, (200, 10, 10)), edited = solid(40, 40, (10, 10, 200))
+        for detail in [false, true] {
+            #expect(try drawAndRead(kept, detail: detail).r == 200)
+            #expect(try drawAndRead(edited, detail: detail).b == 200, "detail: \(detail)")
+            #expect(try drawAndRead(edited, detail: detail).b == 200, "detail: \(detail)")
+            #expect(canvas.isOpaque(edited, key: key))
+        }
+        #expect(canvas.textureBytes <= 3 * 40 * 40 * 4, "the old texture was let go of")
+    }
+
     /// A preview at a size it keeps is scaled once and copied; at a size
     /// that changes it is stretched from the small picture each frame. Both
     /// must look the same.
