@@ -12,6 +12,8 @@ actor EditableServer: ImageSource {
     private var held: [CheckedContinuation<Void, Never>] = []
     private var heldWaiters: [CheckedContinuation<Void, Never>] = []
     private(set) var versionRequests = 0
+    /// The photos whose version was asked, in order.
+    private(set) var versionsAsked: [Int] = []
     private(set) var downloads = 0
 
     func edit(_ n: Int) { editions[n, default: 0] += 1 }
@@ -39,6 +41,7 @@ actor EditableServer: ImageSource {
 
     func fingerprint(for id: ImageID) async -> String? {
         versionRequests += 1
+        versionsAsked.append(Numbered.number(of: id))
         if isHolding {
             for waiter in heldWaiters { waiter.resume() }
             heldWaiters = []
@@ -59,9 +62,10 @@ actor EditableServer: ImageSource {
 
 @Suite("Kept thumbnails of photos on a server: shown, then checked")
 struct KeptThumbnailCheckTests {
-    private func loader(_ server: EditableServer, cache: DiskImageCache,
+    private func loader(_ server: EditableServer, cache: DiskImageCache, downloads: Int = 6,
                         check: ImageLoader.KeptThumbnailCheck = .afterShowing) -> ImageLoader {
-        ImageLoader(source: server, diskCache: cache, configuration: .init(keptThumbnailCheck: check))
+        ImageLoader(source: server, diskCache: cache,
+                    configuration: .init(maximumConcurrentDownloads: downloads, keptThumbnailCheck: check))
     }
 
     /// A first launch over `server`: `keys` loaded and kept on disk.
@@ -131,6 +135,24 @@ struct KeptThumbnailCheckTests {
         #expect(await server.versionRequests == 2)
         // A request after the replacement gets the new one.
         #expect(Numbered.shows(try await second.image(for: Numbered.key(1)).image, 101))
+    }
+
+    /// Checks wait for a download slot behind all other work, and among
+    /// themselves go by the viewport: a thumbnail shown on screen is
+    /// checked before one preloaded ahead of it, whichever came first.
+    @Test func checksOfWhatIsOnScreenGoFirst() async throws {
+        let server = EditableServer(), cache = try DiskImageCache(directory: temporaryDirectory(), format: .raw)
+        try await keep([1, 2, 3].map { Numbered.key($0) }, of: server, in: cache)
+        await server.hold()
+        let second = loader(server, cache: cache, downloads: 1)
+        _ = try await second.image(for: Numbered.key(1), priority: .visible)
+        await server.waitForAHeldRequest()                                // its check holds the one slot
+        _ = try await second.image(for: Numbered.key(2), priority: .prefetch)
+        _ = try await second.image(for: Numbered.key(3), priority: .visible)
+        _ = await second.statistics { $0.downloadsWaiting == 2 }
+        await server.release()
+        await second.waitUntilIdle()
+        #expect(await server.versionsAsked == [1, 3, 2])
     }
 
     /// Two sizes of one photo shown from the disk cache: its version is

@@ -443,12 +443,15 @@ public actor ImageLoader {
         case .changed(let now):
             replace(key, version: now, priority: priority)
         case .ask:
-            // The lowest priority: a slot of the downloads for work no one waits for, after all of it.
+            // After all other work (outside every range), a slot of the downloads for work no one waits for;
+            // among the checks, those of what is on screen first, as their thumbnails were ranked when shown.
             counter += 1
             let identifier = counter, asked = epoch, source = pipeline.source
+            let rank = LoadPriority(.outside, distance: Double(LoadPriority.Range.visible.rawValue - priority.range.rawValue)
+                                        * Self.checkRankStep + min(priority.distance, Self.checkRankStep / 2))
             Task.detached(priority: .utility) {
                 let now: String?
-                if let grant = await self.acquire(.download, for: key, job: identifier) {
+                if let grant = await self.acquire(.download, priority: rank, job: identifier) {
                     now = await source.fingerprint(for: key.id)
                     await self.release(.download, grant)
                 } else {
@@ -458,6 +461,10 @@ public actor ImageLoader {
             }
         }
     }
+
+    /// How far apart (in the distance of ``LoadPriority``) the checks of
+    /// thumbnails shown from one range are ranked from the next range's.
+    private static let checkRankStep = 1e12
 
     /// Takes the answer of a check: the thumbnails shown of another version load again.
     private func answer(_ id: ImageID, version: String?, priority: LoadPriority, epoch asked: Int) {
@@ -530,7 +537,12 @@ public actor ImageLoader {
     private func acquire(_ stage: LoadStage, for key: ThumbnailKey, job: UInt64) async -> SlotGrant? {
         if Task.isCancelled { return nil }
         // A job replaced since it started was cancelled, and returned above: only current jobs wait.
-        let priority = jobs.job(for: key, identifier: job)?.priority ?? .outside
+        return await acquire(stage, priority: jobs.job(for: key, identifier: job)?.priority ?? .outside, job: job)
+    }
+
+    /// Waits for a slot of `stage` at `priority`, ranked as `job`.
+    private func acquire(_ stage: LoadStage, priority: LoadPriority, job: UInt64) async -> SlotGrant? {
+        if Task.isCancelled { return nil }
         let grant: SlotGrant?
         if let ready = modifySlots(stage, { $0.acquireNow(priority: priority) }) {
             grant = ready
