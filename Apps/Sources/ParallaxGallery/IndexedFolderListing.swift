@@ -51,16 +51,16 @@ enum IndexedFolderListing {
                 }
                 let indexed = collected.records
                 let isKnown = Set(indexed.lazy.map(\.id))
-                // 2. The walk. A photo the index has is sent only once reconciled; the rest as found.
-                var listed: [ListedFile] = []
+                // 2. The walk, reconciled with the index as it goes. A photo the index has is sent only once
+                // reconciled; the rest as found.
+                var reconciling = Reconciliation.Builder(indexed: indexed)
                 var report = FolderScan.Report()
                 // Checking what the index showed is background work; on a first launch the walk is the listing.
                 for await event in source.scan(readingFileStatus: true, inBackground: !indexed.isEmpty) {
                     if Task.isCancelled { break }
                     switch event {
                     case .photos(let photos):
-                        let files = photos.compactMap(ListedFile.init(listed:))
-                        listed += files
+                        reconciling.add(photos.lazy.compactMap(ListedFile.init(listed:)))
                         let fresh = photos.filter { !isKnown.contains($0.id) }
                         if !fresh.isEmpty { continuation.yield(.photos(fresh.map(FoundPhoto.init(listed:)))) }
                     case .finished(let finished):
@@ -76,7 +76,7 @@ enum IndexedFolderListing {
                     return
                 }
                 // 3. Reconcile: what changed or went since the last launch.
-                let reconciliation = Reconciliation(indexed: indexed, listed: listed)
+                let reconciliation = reconciling.finished()
                 let gone = reconciliation.deleted + reconciliation.changed.map(\.id)
                 if !gone.isEmpty { continuation.yield(.removed(gone)) }
                 if !reconciliation.changed.isEmpty {

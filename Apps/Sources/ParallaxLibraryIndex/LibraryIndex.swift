@@ -191,7 +191,9 @@ package actor LibraryIndex {
     /// the changed ones (forgetting what was read of them) and removes the
     /// deleted ones. The unchanged are not touched.
     package func apply(_ reconciliation: Reconciliation) throws(LibraryIndexError) {
-        try upsert(reconciliation.new + reconciliation.changed)
+        // One after the other, not joined into a third list of them.
+        try upsert(reconciliation.new)
+        try upsert(reconciliation.changed)
         try delete(reconciliation.deleted)
     }
 }

@@ -57,7 +57,17 @@ struct ReconciliationTests {
             let indexed = (0..<Int.random(in: 0...40, using: &generator)).map { _ in randomFile() }
                 .map { LibraryRecord(id: $0.id, stamp: $0.stamp) }
             let listed = (0..<Int.random(in: 0...40, using: &generator)).map { _ in randomFile() }
-            #expect(Reconciliation(indexed: indexed, listed: listed) == Self.oracle(indexed: indexed, listed: listed))
+            let expected = Self.oracle(indexed: indexed, listed: listed)
+            #expect(Reconciliation(indexed: indexed, listed: listed) == expected)
+            // Added a batch at a time, as a walk lists them: the same.
+            var builder = Reconciliation.Builder(indexed: indexed)
+            var rest = listed[...]
+            while !rest.isEmpty {
+                let batch = rest.prefix(Int.random(in: 1...7, using: &generator))
+                builder.add(batch)
+                rest = rest.dropFirst(batch.count)
+            }
+            #expect(builder.finished() == expected)
         }
     }
 }
