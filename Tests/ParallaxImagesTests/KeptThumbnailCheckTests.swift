@@ -120,6 +120,9 @@ struct KeptThumbnailCheckTests {
         try await keep([Numbered.key(1), Numbered.key(2)], of: server, in: cache)
         await server.edit(1)
         let second = loader(server, cache: cache)
+        // The preview an app kept of the photo before its edit (made from the old thumbnail).
+        let oldPreview = ThumbHash(encoding: PixelImage(width: 8, height: 8, filledWith: (1, 2, 3, 255)))
+        second.previews.insert(oldPreview, for: Numbered.id(1))
         var replaced = second.replacedThumbnails().makeAsyncIterator()
         let old = try await second.image(for: Numbered.key(1))
         #expect(old.origin == .disk && Numbered.shows(old.image, 1))     // the old version, at once
@@ -127,6 +130,8 @@ struct KeptThumbnailCheckTests {
         #expect(await replaced.next() == Numbered.key(1))
         let new = try #require(second.memoryCache.image(for: Numbered.key(1)))
         #expect(Numbered.shows(new, 101))
+        // Its preview is the new thumbnail's, not the one kept of the old photo.
+        #expect(second.previews.hash(for: Numbered.id(1)) == ThumbHash(encoding: new))
         await second.waitUntilIdle()
         let kept = try #require(await cache.latestImage(for: Numbered.key(1)))
         #expect(kept.fingerprint == "edition 1" && Numbered.shows(kept.image, 101))

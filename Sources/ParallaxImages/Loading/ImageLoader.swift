@@ -476,11 +476,13 @@ public actor ImageLoader {
     }
 
     /// Loads `key` again from the photo at `version`, its old thumbnail
-    /// dropped from memory (no new request is given it); the work
-    /// announces the new one. Work already under way for the key does,
-    /// when it ends with a thumbnail of the photo as it is now.
+    /// dropped from memory (no new request is given it) and its old
+    /// preview forgotten (the new thumbnail makes the new one); the work
+    /// announces the new thumbnail. Work already under way for the key
+    /// does, when it ends with a thumbnail of the photo as it is now.
     private func replace(_ key: ThumbnailKey, version: String, priority: LoadPriority) {
         memoryCache.removeImage(for: key)
+        previews.forget(key.id)
         if let job = jobs.live(for: key) {
             job.replacesShownThumbnail = true
         } else {

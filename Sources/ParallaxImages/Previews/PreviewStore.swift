@@ -145,6 +145,13 @@ public final class PreviewStore: Sendable {
     /// The bytes of rendered previews held.
     public var renderedCost: Int { rendered.totalCost }
 
+    /// Forgets photo `id`'s hash and rendered preview: the photo was found
+    /// edited, and the next thumbnail decoded of it makes its new one.
+    func forget(_ id: ImageID) {
+        state.withLock { _ = $0.hashes.removeValue(forKey: id) }
+        rendered.removeImage(for: Self.key(for: id))
+    }
+
     /// Forgets every hash and rendered preview (the loader's `eraseAll()`).
     public func removeAll() {
         state.withLock { $0 = State() }
