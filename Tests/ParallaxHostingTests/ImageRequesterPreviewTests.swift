@@ -8,7 +8,7 @@ import Testing
 /// then fades over it, a view rebound to another photo never keeps the
 /// first photo's preview, and a photo decoded once has a preview from then on.
 @MainActor
-@Suite("ImageRequester: previews", .timeLimit(.minutes(2)))
+@Suite("ImageRequester: previews", .timeLimit(.minutes(5)))
 struct ImageRequesterPreviewTests {
     /// A hash of swatch `n`'s colour.
     static func hash(_ n: Int) -> ThumbHash {

@@ -124,7 +124,7 @@ private func settle(_ requests: ImageRequester<Int>) async {
 @MainActor final class Counter { var count = 0 }
 
 @MainActor
-@Suite("ImageRequester: photos into reused views", .timeLimit(.minutes(2)))
+@Suite("ImageRequester: photos into reused views", .timeLimit(.minutes(5)))
 struct ImageRequesterTests {
     @Test("a download: the illustration first, then the photo with a 0.25 s cross-fade")
     func download() async {

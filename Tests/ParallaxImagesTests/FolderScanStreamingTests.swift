@@ -7,7 +7,7 @@ import Testing
 /// A scan hands out photos while it walks, the first batch long before the
 /// walk ends, and stops when its consumer does. The walk is paused by a
 /// hook, never raced against a clock.
-@Suite("Folder scans stream", .timeLimit(.minutes(1)))
+@Suite("Folder scans stream", .timeLimit(.minutes(5)))
 struct FolderScanStreamingTests {
     /// A folder of `count` empty photos in `folders` subfolders.
     static func library(_ count: Int, folders: Int) throws -> URL {

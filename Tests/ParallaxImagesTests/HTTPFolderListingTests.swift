@@ -6,7 +6,7 @@ import Testing
 /// every folder's listing read, in every listing format, and the bounds a
 /// hostile server's listings meet (loops, depth, folder count).
 extension HTTPTests {
-    @Suite("HTTP folder listings", .timeLimit(.minutes(1)))
+    @Suite("HTTP folder listings", .timeLimit(.minutes(5)))
     struct HTTPFolderListingTests {
         /// What `python3 -m http.server` writes for a folder linking `links`.
         static func pythonListing(_ path: String, _ links: [String]) -> Data {

@@ -8,7 +8,7 @@ import ParallaxCore
 /// or scheme, or turn a page that is not a listing into tiles. Every case
 /// runs against a `LoopbackHTTPServer`, whose log of request targets shows
 /// what was really asked for.
-@Suite("HTTP image source stays where the user pointed it", .timeLimit(.minutes(1)))
+@Suite("HTTP image source stays where the user pointed it", .timeLimit(.minutes(5)))
 struct HTTPSafetyTests {
     static let secret = Data("secret".utf8)
 

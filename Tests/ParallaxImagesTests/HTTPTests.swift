@@ -16,7 +16,7 @@ import Testing
 enum HTTPTests {}
 
 extension HTTPTests {
-    @Suite("HTTP image source", .timeLimit(.minutes(1)))
+    @Suite("HTTP image source", .timeLimit(.minutes(5)))
     struct HTTPImageSourceTests {
         /// A source for `server` with fast retries.
         func makeSource(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 3,
@@ -196,7 +196,7 @@ extension HTTPTests {
     /// and say what happened in one sentence. Deadlines run on a `ManualClock`
     /// unless a test says otherwise: a case that must end without reaching its
     /// deadline cannot pass by reaching it, however slow the machine.
-    @Suite("HTTP image source against hostile servers", .timeLimit(.minutes(1)))
+    @Suite("HTTP image source against hostile servers", .timeLimit(.minutes(5)))
     struct HostileHTTPServerTests {
         func source(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5, attempts: Int = 1,
                     maximumBodySize: Int = 1 << 20, maximumRetryAfter: TimeInterval = 10,

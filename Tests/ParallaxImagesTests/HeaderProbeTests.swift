@@ -54,7 +54,7 @@ actor GatedHeaderSource: ImageSource {
     }
 }
 
-@Suite("Header probe", .timeLimit(.minutes(1)))
+@Suite("Header probe", .timeLimit(.minutes(5)))
 struct HeaderProbeTests {
     static func photos(_ count: Int) -> [ImageID: Data] {
         Dictionary(uniqueKeysWithValues: (0..<count).map { index in

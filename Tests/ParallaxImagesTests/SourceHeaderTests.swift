@@ -49,7 +49,7 @@ struct SourceHeaderTests {
 }
 
 extension HTTPTests {
-    @Suite("HTTP headers by byte range", .timeLimit(.minutes(1)))
+    @Suite("HTTP headers by byte range", .timeLimit(.minutes(5)))
     struct HTTPHeaderTests {
         @Test func theFirst64KiBAreAskedForThenMoreBehindLargeMetadata() async throws {
             let small = jpegWithMetadata(width: 40, height: 30, comment: 0, orientation: 8)
