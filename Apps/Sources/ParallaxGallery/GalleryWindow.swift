@@ -235,10 +235,18 @@ package final class GalleryWindow {
             rendererLine,
             String(format: "%.0f fps  frame work p99 %.1f ms   ", statistics.framesPerSecond, workTimes.percentile(0.99) * 1000)
                 + GalleryRenderer.settingsLine(of: model),
-            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight) · H for help",
+            "memory cache \(cache.count) images, \(cache.totalCost / 1_048_576) MB, \(loaderStatistics.memoryHits) hits · downloads in flight \(loaderStatistics.downloadsInFlight), decodes \(loaderStatistics.decodesInFlight)"
+                + Self.checksText(loaderStatistics) + " · H for help",
             (quality.previous + quality.current).hudLine,
             GalleryRenderer.libraryLine(of: model),
         ]
+    }
+
+    /// The kept thumbnails of a server's photos being checked and replaced
+    /// (`ImageLoader.KeptThumbnailCheck`), for the HUD; nothing for a folder.
+    nonisolated static func checksText(_ statistics: ImageLoader.Statistics) -> String {
+        guard statistics.keptThumbnailChecksInFlight > 0 || statistics.keptThumbnailsReplaced > 0 else { return "" }
+        return " · kept thumbnails: \(statistics.keptThumbnailChecksInFlight) being checked, \(statistics.keptThumbnailsReplaced) replaced"
     }
 
     private func handle(_ event: SDL_Event, canvas: SDLCanvas) async {

@@ -1,5 +1,6 @@
 #if canImport(CSDL2)
 import Foundation
+import ParallaxImages
 import Testing
 @testable import ParallaxGallery
 
@@ -13,6 +14,18 @@ struct ScrollingQualityTests {
         #expect(quality.movingTileFrames == 80 && quality.blankTileFrames == 12)
         #expect(quality.blankShare == 12.0 / 80)
         #expect(ScrollingQuality().blankShare == 0 && ScrollingQuality().hitchRatio == 0)
+    }
+
+    /// The HUD's loader line says what the checks of a server's kept
+    /// thumbnails are doing, and nothing for a folder, which has none.
+    @Test func theHUDNamesKeptThumbnailChecksOnlyWhenThereAreSome() {
+        var statistics = ImageLoader.Statistics()
+        #expect(GalleryWindow.checksText(statistics) == "")
+        statistics.keptThumbnailChecksInFlight = 12
+        #expect(GalleryWindow.checksText(statistics) == " · kept thumbnails: 12 being checked, 0 replaced")
+        statistics.keptThumbnailChecksInFlight = 0
+        statistics.keptThumbnailsReplaced = 1
+        #expect(GalleryWindow.checksText(statistics) == " · kept thumbnails: 0 being checked, 1 replaced")
     }
 
     @Test func previewsAreCountedApartFromBlankAndNeverMoreThanTheRest() {
