@@ -183,21 +183,6 @@ public final class NginxServer: Sendable {
         }
     }
 
-    /// The log entries whose URI is `uri`, once nginx has written `count`
-    /// of them; as ``entry(for:limit:)`` waits.
-    public func entries(for uri: String, count: Int, limit: Duration = .seconds(60)) async throws -> [LogEntry] {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while true {
-            let found = logEntries().filter { $0.uri == uri }
-            if found.count >= count { return found }
-            guard clock.now < deadline else {
-                throw StartError.failed("\(found.count) of \(count) access-log lines for \(uri) within \(limit); the log holds \(logEntries())")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// Runs the script with `arguments` and returns its exit status and
     /// standard output once it has exited. Its standard error goes to ours,
     /// so that apt's and nginx's messages show in the test log.
