@@ -30,6 +30,11 @@ struct LoadOutput: Sendable {
     /// before its version was asked: the version it was made from, which
     /// the loader checks next (``ImageLoader/KeptThumbnailCheck/afterShowing``).
     var uncheckedVersion: String? = nil
+
+    /// A thumbnail the disk cache kept of `key`, made from the picture's `version`.
+    static func kept(_ image: PixelImage, key: ThumbnailKey, version: String) -> LoadOutput {
+        LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false, fingerprint: version)
+    }
 }
 
 /// Everything between the memory cache and a result: disk cache → fetch →
@@ -156,13 +161,12 @@ struct LoadPipeline: Sendable {
             // A stat, a manifest: asked every time.
             let fingerprint = await source.fingerprint(for: key.id)
             if let fingerprint, let image = await diskCache.image(for: key, fingerprint: fingerprint) {
-                return .hit(LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
-                                       fingerprint: fingerprint))
+                return .hit(.kept(image, key: key, version: fingerprint))
             }
             return .miss(fingerprint: fingerprint, heldDownload: nil)
         }
         guard let (image, kept) = await diskCache.latestImage(for: key) else { return .miss(fingerprint: nil, heldDownload: nil) }
-        let hit = LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false, fingerprint: kept)
+        let hit = LoadOutput.kept(image, key: key, version: kept)
         if keptThumbnailCheck == .afterShowing {
             var unchecked = hit
             unchecked.uncheckedVersion = kept
@@ -179,8 +183,7 @@ struct LoadPipeline: Sendable {
     /// `version`, known already.
     private func lookUpDiskCache(_ key: ThumbnailKey, version: String) async -> DiskLookup {
         if let image = await diskCache?.image(for: key, fingerprint: version) {
-            return .hit(LoadOutput(loaded: LoadedImage(key: key, image: image, origin: .disk), wasDecoded: false,
-                                   fingerprint: version))
+            return .hit(.kept(image, key: key, version: version))
         }
         return .miss(fingerprint: version, heldDownload: nil)
     }
