@@ -127,6 +127,61 @@ struct PNGWholeImageTests {
         }
     }
 
+    /// Photos' rows are nearly all Paeth, decoded two rows at a time: runs
+    /// of Paeth rows of every parity, broken by other filters, one to a few
+    /// pixels wide, against the pixels the file was made from and against
+    /// libpng.
+    @Test func paethRowPairsGiveTheImagesPixels() throws {
+        var random = SplitMix64(seed: 4_004)
+        for round in 0..<120 {
+            let width = Int.random(in: 1...23, using: &random), height = Int.random(in: 1...9, using: &random)
+            let channels = Bool.random(using: &random) ? 4 : 3
+            // Opaque, so that the premultiplied RGBA rows are the pixels themselves.
+            let pixels = (0..<width * height * channels).map { index in
+                channels == 4 && index % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &random)
+            }
+            let filters = (0..<height).map { _ in Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 0...3, using: &random) : 4 }
+            let file = Self.png(width: width, height: height, channels: channels, pixels: pixels, filters: filters,
+                                idatSize: Int.random(in: 1...64, using: &random))
+            let expected = (0..<width * height).flatMap { pixel in
+                (0..<4).map { channel in channel < channels ? pixels[pixel * channels + channel] : 255 }
+            }
+            for path in [Path.whole, .streamed, .libpng] {
+                let decoded = Self.decode(file, width: width, height: height, by: path)
+                #expect(decoded.status == PK_OK, "\(path), round \(round)")
+                #expect(decoded.rows.handedOver == height, "\(path), round \(round)")
+                #expect(Self.firstDifference(decoded.rows.pixels, expected) == nil,
+                        "\(path), round \(round): \(width)×\(height), \(channels) channels, filters \(filters)")
+            }
+        }
+    }
+
+    /// The row-by-row path sums the stream's Adler-32 itself (zlib is told
+    /// not to): a right one passes, and a wrong one read with the last row
+    /// is a corrupt stream, as zlib and libpng find it. A trailer in an IDAT
+    /// of its own is read by neither, nor here.
+    @Test func theStreamsAdler32IsChecked() {
+        let width = 7, height = 5
+        var random = SplitMix64(seed: 32)
+        let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let filters = [4, 4, 1, 4, 2]
+        // One IDAT; two, the second with the last row's last 2 bytes and the trailer; 2-byte IDATs.
+        let streamBytes = 2 + 5 + height * (1 + width * 3) + 4              // header, one stored block, trailer
+        for (idatSize, isRead) in [(1 << 30, true), (streamBytes - 6, true), (2, false)] {
+            let intact = Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, idatSize: idatSize)
+            #expect(Self.decode(intact, width: width, height: height, by: .streamed).status == PK_OK, "IDATs of \(idatSize)")
+            for damagedByte in 1...4 {
+                let wrong = Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters,
+                                     idatSize: idatSize) { $0[$0.count - damagedByte] ^= 0x10 }
+                let streamed = Self.decode(wrong, width: width, height: height, by: .streamed)
+                let libpng = Self.decode(wrong, width: width, height: height, by: .libpng)
+                #expect(streamed.status == (isRead ? PK_ERROR_CORRUPT : PK_OK), "IDATs of \(idatSize), trailer byte \(damagedByte)")
+                #expect(streamed.status == libpng.status, "IDATs of \(idatSize): libpng gives \(libpng.status)")
+                #expect(streamed.rows.handedOver == (isRead ? height - 1 : height), "every row before the check's")
+            }
+        }
+    }
+
     /// PNGs libpng itself wrote (its adaptive filters, real compression).
     @Test func libpngsOwnFilesGiveTheSamePixels() throws {
         var random = SplitMix64(seed: 7)
