@@ -315,20 +315,28 @@ struct PNGWholeImageTests {
     /// having handed over the rows before the flaw; a stream with more data
     /// than the image decodes, as libpng decodes it.
     @Test func flawsAfterTheFirstRowGetLibpngsStatus() {
-        let width = 9, height = 6, stride = width * 3
+        // Narrow rows, all in the first block zlib inflates; rows of 9,001 bytes, seven to a block, the flaw
+        // in the second.
+        for (width, height, flawed) in [(9, 6, 3), (3_000, 20, 10)] {
+            flawsAfterTheFirstRowGetLibpngsStatus(width: width, height: height, flawedRow: flawed)
+        }
+    }
+
+    func flawsAfterTheFirstRowGetLibpngsStatus(width: Int, height: Int, flawedRow: Int) {
+        let stride = width * 3
         var random = SplitMix64(seed: 13)
         let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let filters = [0, 1, 2, 3, 4, 4]
+        let filters = (0..<height).map { [0, 1, 2, 3, 4, 4][$0 % 6] }
         // One row a stored block: block k's header at 2 + k × (5 + row bytes), its row's filter byte after it.
-        let block = stride + 1
+        let block = stride + 1, header = 2 + flawedRow * (5 + block)
         let cases: [(String, [UInt8], pk_status)] = [
-            ("row 3 with filter type 5",
+            ("row \(flawedRow) with filter type 5",
              Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block, idatSize: 25) {
-                 $0[2 + 3 * (5 + block) + 5] = 5
+                 $0[header + 5] = 5
              }, PK_ERROR_CORRUPT),
-            ("block 3's length and its complement disagree",
+            ("block \(flawedRow)'s length and its complement disagree",
              Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: filters, blockSize: block, idatSize: 25) {
-                 $0[2 + 3 * (5 + block) + 3] ^= 0xFF
+                 $0[header + 3] ^= 0xFF
              }, PK_ERROR_CORRUPT),
             ("too little image data",
              Self.png(width: width, height: height - 2, channels: 3, pixels: pixels, filters: filters, blockSize: block,
@@ -343,6 +351,7 @@ struct PNGWholeImageTests {
             #expect(libpng.status == expected, "libpng: \(name)")
             #expect(streamed.status == libpng.status, "\(name): \(streamed.status) against libpng's \(libpng.status)")
             #expect(streamed.rows.handedOver > 0, "\(name)")
+            #expect(streamed.rows.handedOver == libpng.rows.handedOver, "\(name), \(width) wide")
             #expect(Self.firstDifference(Array(streamed.rows.pixels.prefix(streamed.rows.handedOver * width * 4)),
                                          Array(libpng.rows.pixels.prefix(streamed.rows.handedOver * width * 4))) == nil, "\(name)")
         }

@@ -211,10 +211,10 @@ public struct CodecImageDecoder: ImageDecoding {
         // Memory: libpng's rows (at up to 8 bytes a pixel for 16-bit RGBA, with the previous row kept for
         // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
         // allocations are counted and capped for real at what the resampler leaves of the budget. A screenshot
-        // or small PNG photo (8-bit RGB or RGBA) is rather inflated whole, about 1.4 times as fast, when its
-        // image (3 or 4 bytes a pixel) is within ``pngWholeImageLimit`` and the decode's own limit, unless it
-        // is decoded ahead of need; a larger one of that kind is inflated a row at a time by zlib and
-        // unfiltered by ParallaxKit instead of libpng (`pk_png_streamed_rows`, about 1.4 times as fast as
+        // or small PNG photo (8-bit RGB or RGBA) is rather inflated whole, about 1.25 times as fast again, when
+        // its image (3 or 4 bytes a pixel) is within ``pngWholeImageLimit`` and the decode's own limit, unless
+        // it is decoded ahead of need; a larger one of that kind is inflated a few rows at a time by zlib and
+        // unfiltered by ParallaxKit instead of libpng (`pk_png_streamed_rows`, about 1.6 times as fast as
         // libpng's rows, in less memory than they take).
         let streamingBytes = Self.sum(width * 24, 256 << 10)
         // The chunks are read (and their CRCs checked) only for an image that may be taken.
