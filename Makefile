@@ -5,7 +5,7 @@ SWIFT ?= swift
 # The apps (gallery, demo) are a package of their own beside the library.
 APPS := --package-path Apps
 # System packages the build and tests need: the codecs (JPEG, PNG with
-# libdeflate for whole images, WebP, HEIF, AVIF), SDL for the gallery,
+# ISA-L to inflate photos and screenshots, WebP, HEIF, AVIF), SDL for the gallery,
 # SQLite for its library index, libcurl for its HTTP transport, Xvfb for its
 # window tests, and for the decoder's conformance corpus curl, Pillow (the
 # reference decoder for JPEG and PNG), libjpeg-turbo's cjpeg/jpegtran and the
@@ -13,7 +13,7 @@ APPS := --package-path Apps
 # which make the WebP, HEIF and AVIF battery and decode its references;
 # libvips-tools for the thumbnail benchmark's comparison; exiftool, the
 # independent reader the camera and lens names are checked against.
-SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libdeflate-dev libwebp-dev libheif-dev libavif-dev pkg-config \
+SYSTEM_PACKAGES := python3 git libjpeg62-turbo-dev libpng-dev libisal-dev libwebp-dev libheif-dev libavif-dev pkg-config \
 	libsdl2-dev libsdl2-ttf-dev libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core xvfb xauth xdotool \
 	curl python3-pil libjpeg-turbo-progs webp libheif-examples libavif-bin libvips-tools valgrind \
 	libimage-exiftool-perl

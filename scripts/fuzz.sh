@@ -34,7 +34,7 @@ c_sources=(Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c Sources/CParallaxC
 if [[ ! -x "$BUILD/codecs-fuzzer" ]] || [[ -n "$(find "${c_sources[@]}" -newer "$BUILD/codecs-fuzzer" 2>/dev/null)" ]]; then
     echo "fuzz: building the C-layer target"
     "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
-        -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng -ldeflate -lz -lwebp -lwebpdemux -lheif -lavif \
+        -I Sources/CParallaxCodecs/include Fuzz/C/codecs_fuzzer.c Sources/CParallaxCodecs/*.c -ljpeg -lpng -lisal -lwebp -lwebpdemux -lheif -lavif \
         -o "$BUILD/codecs-fuzzer"
 fi
 echo "fuzz: building the Swift target"

@@ -161,13 +161,8 @@ void pk_png_premultiply(uint8_t *p, int count) {
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity) {
     if (!data || size == 0 || !sink) return PK_ERROR_ARGUMENT;
-    // Photos and screenshots (8-bit RGB or RGBA, not interlaced), when `max_memory` holds their whole image:
-    // one inflate of it all, several times faster (parallax_png_whole.c). Anything else, and any flaw, libpng's.
-    if (pk_png_whole_decode_rows(data, size, max_memory, PK_PNG_WHOLE_SHARED_LIMIT, sink, context, peak_memory) == PK_OK) {
-        if (message && message_capacity > 0) message[0] = 0;
-        return PK_OK;
-    }
-    // The same files over that memory: a row at a time, unfiltered here (parallax_png_whole.c).
+    // Photos and screenshots (8-bit RGB or RGBA, not interlaced): inflated and unfiltered here, several times
+    // faster (parallax_png_rows.c). Anything else, and a flaw before the first row, libpng's.
     pk_status streamed = pk_png_streamed_rows(data, size, max_memory, sink, context, peak_memory);
     if (streamed != PK_ERROR_UNSUPPORTED) {
         if (message && message_capacity > 0) {

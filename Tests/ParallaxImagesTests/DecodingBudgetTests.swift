@@ -89,41 +89,23 @@ struct DecodingBudgetTests {
     }
 
     @Test func aDecodeHoldsMemoryForTheThumbnailNotForThePicture() throws {
-        // A 1600 × 1200 PNG (7.7 MB of pixels) and JPEG into a 160 × 120 thumbnail.
-        let png = TestImages.png(width: 1_600, height: 1_200, rgba: [UInt8](repeating: 128, count: 1_600 * 1_200 * 4))
+        // A 1600 × 1200 PNG (7.7 MB of pixels) and JPEG into a 160 × 120 thumbnail, with the default budget
+        // and a tight one: the same memory, and for the PNG the same pixels.
+        let png = TestImages.png(width: 1_600, height: 1_200, rgba: (0..<1_600 * 1_200 * 4).map { UInt8(truncatingIfNeeded: $0 * 7 / 5) })
         let jpeg = TestImages.jpeg(width: 1_600, height: 1_200) { x, y in (UInt8(x % 256), UInt8(y % 256), 40) }
         let size = try ThumbnailSize(width: 160, height: 120)
-        // A PNG is inflated whole when its image fits the decode's limit (and 16 MiB): row by row below that.
-        var rowByRow = DecodingOptions()
-        rowByRow.maximumDecodeBytes = 4 << 20
-        for (data, options) in [(png, rowByRow), (jpeg, DecodingOptions())] {
-            let decoded = try CodecImageDecoder(options: options).thumbnail(from: data, size: size)
-            #expect(decoded.workingBytes > 160 * 120 * 4)
-            #expect(decoded.workingBytes < 1_600 * 1_200 * 4 / 4, "\(decoded.workingBytes) bytes")
-        }
-        let whole = try CodecImageDecoder().thumbnail(from: png, size: size)
-        let streamed = try CodecImageDecoder(options: rowByRow).thumbnail(from: png, size: size)
-        #expect(whole.workingBytes > 1_600 * 1_200 * 4 && whole.workingBytes < 1_600 * 1_200 * 4 * 5 / 4)
-        #expect(whole.image == streamed.image)
-    }
-
-    /// A decode ahead of need (the loader's prefetching lane runs at utility
-    /// quality of service) keeps to rows even for a PNG it could inflate
-    /// whole: the memory of a whole image is for pictures someone waits for.
-    @Test func prefetchingThreadsDecodePNGsRowByRow() async throws {
-        let png = TestImages.png(width: 1_600, height: 1_200, rgba: [UInt8](repeating: 90, count: 1_600 * 1_200 * 4))
-        let size = try ThumbnailSize(width: 160, height: 120)
-        for (service, isWhole) in [(QualityOfService.utility, false), (.background, false), (.userInitiated, true)] {
-            let working: Int = await withCheckedContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(returning: (try? CodecImageDecoder().thumbnail(from: png, size: size).workingBytes) ?? -1)
-                }
-                thread.qualityOfService = service
-                thread.start()
+        var tight = DecodingOptions()
+        tight.maximumDecodeBytes = 4 << 20
+        for data in [png, jpeg] {
+            for options in [DecodingOptions(), tight] {
+                let decoded = try CodecImageDecoder(options: options).thumbnail(from: data, size: size)
+                #expect(decoded.workingBytes > 160 * 120 * 4)
+                #expect(decoded.workingBytes < 1_600 * 1_200 * 4 / 4, "\(decoded.workingBytes) bytes")
             }
-            #expect(working > 160 * 120 * 4, "\(service)")
-            #expect((working > 1_600 * 1_200 * 4) == isWhole, "\(service): \(working) bytes")
         }
+        let roomy = try CodecImageDecoder().thumbnail(from: png, size: size)
+        let tightly = try CodecImageDecoder(options: tight).thumbnail(from: png, size: size)
+        #expect(roomy.image == tightly.image)
     }
 
     @Test func aDecodeOverItsBudgetFailsBeforeAllocatingAndSaysHowMuch() throws {

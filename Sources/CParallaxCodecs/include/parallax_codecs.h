@@ -148,12 +148,9 @@ pk_status pk_png_read_info(const uint8_t *data, size_t size, pk_png_info *info,
 /// they held at once.
 ///
 /// An 8-bit RGB or RGBA file, not interlaced, without tRNS or a palette
-/// (photos, screenshots), whose ``pk_png_whole_image_bytes`` fit in
-/// `max_memory`, is decoded by one inflate of its whole image data with
-/// libdeflate instead (the same pixels, several times faster); one of that
-/// kind over that memory, a row at a time by ``pk_png_streamed_rows``.
-/// libpng takes every other file, and any such file with a flaw found
-/// before its first row.
+/// (photos, screenshots), is decoded by ``pk_png_streamed_rows`` instead
+/// (the same pixels, about 2.5 times as fast). libpng takes every other
+/// file, and any such file with a flaw found before its first row.
 pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity);
 
@@ -161,26 +158,10 @@ pk_status pk_png_decode_rows(const uint8_t *data, size_t size, size_t max_memory
 pk_status pk_png_stream_rows(const uint8_t *data, size_t size, size_t max_memory, pk_row_sink sink, void *context,
                              size_t *peak_memory, char *message, size_t message_capacity);
 
-/// The bytes ``pk_png_decode_rows`` needs to decode the file by one inflate
-/// of its whole image data (the image's filtered rows, about 3 or 4 bytes a
-/// pixel, and a few rows more), or 0 for a file it leaves to libpng's rows.
-/// Reads the chunks' headers and checks their CRCs: O(file size).
-size_t pk_png_whole_image_bytes(const uint8_t *data, size_t size);
-
-/// The most bytes whole-image PNG decodes hold together in the process: one
-/// that would pass it is decoded by libpng's rows instead.
-#define PK_PNG_WHOLE_SHARED_LIMIT ((size_t)16 << 20)
-
-/// ``pk_png_decode_rows``'s whole-image path alone, with whole-image decodes
-/// holding at most `shared_limit` bytes together (this one included):
-/// PK_ERROR_UNSUPPORTED, before any row is handed over, for a file it leaves
-/// to libpng, and when the others hold too much of the limit.
-pk_status pk_png_whole_decode_rows(const uint8_t *data, size_t size, size_t max_memory, size_t shared_limit,
-                                   pk_row_sink sink, void *context, size_t *peak_memory);
-
-/// The same files as the whole-image path, decoded a few rows at a time:
-/// zlib inflates a 64 KB block of rows and they are unfiltered here, not by
-/// libpng (about 1.6 times as fast as libpng's rows, in less memory).
+/// ``pk_png_decode_rows``'s own path for photos and screenshots, decoded a
+/// few rows at a time: ISA-L inflates a 64 KB block of rows and they are
+/// unfiltered here, not by libpng (about 2.5 times as fast as libpng's
+/// rows, in memory that depends on the row, not the image).
 /// PK_ERROR_UNSUPPORTED, before any row is handed over, for a
 /// file it leaves to libpng, one whose memory (``pk_png_streamed_bytes``)
 /// is over `max_memory`, and one whose image data is flawed before its
@@ -190,7 +171,7 @@ pk_status pk_png_streamed_rows(const uint8_t *data, size_t size, size_t max_memo
                                size_t *peak_memory);
 
 /// The bytes ``pk_png_streamed_rows`` holds for the file (a block of rows
-/// and the row above it, an RGBA row and zlib's state), or 0 for a file it
+/// and the row above it, an RGBA row and ISA-L's state), or 0 for a file it
 /// leaves to libpng.
 size_t pk_png_streamed_bytes(const uint8_t *data, size_t size);
 

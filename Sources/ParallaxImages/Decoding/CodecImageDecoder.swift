@@ -210,21 +210,11 @@ public struct CodecImageDecoder: ImageDecoding {
 
         // Memory: libpng's rows (at up to 8 bytes a pixel for 16-bit RGBA, with the previous row kept for
         // unfiltering), its RGBA8 row, zlib's window and state, and the resampler. libpng's and zlib's
-        // allocations are counted and capped for real at what the resampler leaves of the budget. A screenshot
-        // or small PNG photo (8-bit RGB or RGBA) is rather inflated whole, about 1.25 times as fast again, when
-        // its image (3 or 4 bytes a pixel) is within ``pngWholeImageLimit`` and the decode's own limit, unless
-        // it is decoded ahead of need; a larger one of that kind is inflated a few rows at a time by zlib and
-        // unfiltered by ParallaxKit instead of libpng (`pk_png_streamed_rows`, about 1.6 times as fast as
-        // libpng's rows, in less memory than they take).
-        let streamingBytes = Self.sum(width * 24, 256 << 10)
-        // The chunks are read (and their CRCs checked) only for an image that may be taken.
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        let mayBeWhole = !Self.isPrefetching && !overflow && pixels <= Self.pngWholeImageLimit / 3
-        let wholeBytes = mayBeWhole ? Int(clamping: pk_png_whole_image_bytes(bytes.baseAddress, bytes.count)) : 0
-        let resamplerBytes = Self.resamplerBytes(crop: crop, width: width, height: height, geometry: geometry)
-        let inflatesWhole = wholeBytes > 0 && wholeBytes <= Self.pngWholeImageLimit
-            && Self.sum(wholeBytes, resamplerBytes) <= options.maximumDecodeBytes
-        let codecBytes = inflatesWhole ? max(wholeBytes, streamingBytes) : streamingBytes
+        // allocations are counted and capped for real at what the resampler leaves of the budget. Photos and
+        // screenshots (8-bit RGB or RGBA) are rather inflated by ISA-L and unfiltered by ParallaxKit
+        // (`pk_png_streamed_rows`, about 2.5 times as fast as libpng's rows), in a 64 KB block of rows, the row
+        // above it, an RGBA row and ISA-L's 87 KB of state: within the same figure.
+        let codecBytes = Self.sum(width * 24, 256 << 10)
         let (resampled, needed, _) = try streamRows(width: width, height: height, crop: crop, geometry: geometry,
                                                  codecBytes: codecBytes) { (sink, message) throws(ImageDecodingError) in
             let status = pk_png_decode_rows(bytes.baseAddress, bytes.count, codecBytes, Self.rowSink, sink, nil,
@@ -234,26 +224,6 @@ public struct CodecImageDecoder: ImageDecoding {
         return finish(resampled, orientation: orientation, sourceWidth: width, sourceHeight: height,
                       decodedPixelCount: width * height, workingBytes: needed)
     }
-
-    /// Whether this thread decodes ahead of need: the loader's background
-    /// lane runs at utility quality of service (`BlockingWorkQueue`). Its
-    /// PNGs are decoded row by row: the memory of a whole image is spent
-    /// where someone waits for the picture, not on prefetching.
-    static var isPrefetching: Bool {
-        let service = Thread.current.qualityOfService
-        return service == .utility || service == .background
-    }
-
-    /// The most memory a PNG's whole image may take to be inflated at once
-    /// (4 megapixels of RGBA, 5 of RGB: a phone's or a laptop's screenshot,
-    /// a small PNG photo); a larger one, one over the decode's own limit,
-    /// one decoded ahead of need (``isPrefetching``) and one while other
-    /// decodes hold the rest of `PK_PNG_WHOLE_SHARED_LIMIT` (as much again)
-    /// is decoded row by row, in memory that depends on the thumbnail, not
-    /// on the picture. More would be faster for large PNG photos, but a
-    /// memory session's peak (`parallax-gallery memory`) rose by 20-25 MiB
-    /// at 24 MiB, past its goal; at 16 MiB it is within the run-to-run noise.
-    static let pngWholeImageLimit = 16 << 20
 
     // MARK: Shared
 

@@ -5,14 +5,16 @@ import ParallaxCore
 import Testing
 @testable import ParallaxImages
 
-/// The PNG paths that unfilter rows here, the whole image inflated at once
-/// (libdeflate) and a row at a time (zlib), against libpng's rows of the
-/// same files: the same pixels, byte for byte, for every filter type and
-/// chunk layout; every flawed or other file left to libpng before a row is
-/// handed over, and a flaw found after that given libpng's status.
+/// The PNG path that inflates (ISA-L) and unfilters rows here, a block of
+/// rows at a time, against libpng's rows of the same files: the same
+/// pixels, byte for byte, for every filter type and chunk layout; every
+/// flawed or other file left to libpng before a row is handed over, and a
+/// flaw found after that given libpng's status.
 @Suite("PNG, rows unfiltered here")
-struct PNGWholeImageTests {
-    enum Path { case whole, streamed, libpng }
+struct PNGRowsTests {
+    /// This path alone, libpng's alone, and `pk_png_decode_rows`, which
+    /// chooses between them.
+    enum Path { case streamed, libpng, chosen }
 
     /// The rows `path` hands over for `data`, or its status.
     static func decode(_ data: [UInt8], width: Int, height: Int, by path: Path,
@@ -22,9 +24,9 @@ struct PNGWholeImageTests {
         let context = rows.context
         let status = data.withUnsafeBufferPointer { bytes in
             switch path {
-            case .whole: pk_png_whole_decode_rows(bytes.baseAddress, bytes.count, maxMemory, .max, CollectedRows.sink, context, nil)
             case .streamed: pk_png_streamed_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil)
             case .libpng: pk_png_stream_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil, &message, message.count)
+            case .chosen: pk_png_decode_rows(bytes.baseAddress, bytes.count, maxMemory, CollectedRows.sink, context, nil, &message, message.count)
             }
         }
         return (status, rows)
@@ -117,13 +119,11 @@ struct PNGWholeImageTests {
             let file = Self.png(width: width, height: height, channels: channels, pixels: pixels, filters: filters,
                            blockSize: Int.random(in: 1...300, using: &random), idatSize: Int.random(in: 1...200, using: &random),
                            before: before)
-            let whole = Self.decode(file, width: width, height: height, by: .whole)
             let streamed = Self.decode(file, width: width, height: height, by: .streamed)
             let libpng = Self.decode(file, width: width, height: height, by: .libpng)
-            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK, "round \(round)")
-            #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "round \(round): \(width)×\(height), \(channels) channels")
-            #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, round \(round): \(width)×\(height), \(channels) channels")
-            #expect(whole.rows.handedOver == height && streamed.rows.handedOver == height)
+            #expect(streamed.status == PK_OK && libpng.status == PK_OK, "round \(round)")
+            #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "round \(round): \(width)×\(height), \(channels) channels")
+            #expect(streamed.rows.handedOver == height)
         }
     }
 
@@ -146,7 +146,7 @@ struct PNGWholeImageTests {
             let expected = (0..<width * height).flatMap { pixel in
                 (0..<4).map { channel in channel < channels ? pixels[pixel * channels + channel] : 255 }
             }
-            for path in [Path.whole, .streamed, .libpng] {
+            for path in [Path.streamed, .libpng] {
                 let decoded = Self.decode(file, width: width, height: height, by: path)
                 #expect(decoded.status == PK_OK, "\(path), round \(round)")
                 #expect(decoded.rows.handedOver == height, "\(path), round \(round)")
@@ -194,16 +194,14 @@ struct PNGWholeImageTests {
                         UInt8.random(in: 0...40, using: &random), UInt8.random(in: 200...255, using: &random)]
             }
             let file = [UInt8](TestImages.png(width: width, height: height, rgba: rgba))
-            let whole = Self.decode(file, width: width, height: height, by: .whole)
             let streamed = Self.decode(file, width: width, height: height, by: .streamed)
             let libpng = Self.decode(file, width: width, height: height, by: .libpng)
-            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK)
-            #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "\(width)×\(height)")
+            #expect(streamed.status == PK_OK && libpng.status == PK_OK)
             #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, \(width)×\(height)")
         }
     }
 
-    /// The real photos' PNGs: the same pixels, and the whole path taken.
+    /// The real photos' PNGs: the same pixels.
     @Test func realPNGPhotosGiveTheSamePixels() throws {
         guard let photos = RealPhotos.manifest(), !photos.isEmpty else {
             Issue.record("no photos in \(RealPhotos.directory.path): run scripts/fetch-photos.sh (make test does)")
@@ -213,11 +211,9 @@ struct PNGWholeImageTests {
         #expect(!pngs.isEmpty)
         for photo in pngs {
             let file = [UInt8](try Data(contentsOf: RealPhotos.directory.appendingPathComponent(photo.file)))
-            let whole = Self.decode(file, width: photo.width, height: photo.height, by: .whole)
             let streamed = Self.decode(file, width: photo.width, height: photo.height, by: .streamed)
             let libpng = Self.decode(file, width: photo.width, height: photo.height, by: .libpng)
-            #expect(whole.status == PK_OK && streamed.status == PK_OK && libpng.status == PK_OK, "\(photo.file)")
-            #expect(Self.firstDifference(whole.rows.pixels, libpng.rows.pixels) == nil, "\(photo.file)")
+            #expect(streamed.status == PK_OK && libpng.status == PK_OK, "\(photo.file)")
             #expect(Self.firstDifference(streamed.rows.pixels, libpng.rows.pixels) == nil, "streamed, \(photo.file)")
         }
     }
@@ -250,64 +246,19 @@ struct PNGWholeImageTests {
                                           before: [Self.chunk("tRNS", [0, 1, 0, 2, 0, 3])])))
         cases.append(("a PLTE chunk", Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 0, 0, 0, 0],
                                           before: [Self.chunk("PLTE", [1, 2, 3])])))
-        cases.append(("too little image data", Self.png(width: width, height: height - 1, channels: 3, pixels: pixels,
-                                                    filters: [0, 0, 0, 0], claimedHeight: height)))
-        cases.append(("too much image data", Self.png(width: width, height: height, channels: 3, pixels: pixels,
-                                                  filters: [0, 0, 0, 0, 0], claimedHeight: height - 1)))
+        cases.append(("a zlib header that is not one (window of 64 KB)",
+                      Self.png(width: width, height: height, channels: 3, pixels: pixels, filters: [0, 0, 0, 0, 0]) {
+                          $0[0] = 0x88; $0[1] = 0x1C                       // CINFO 8, with a matching check
+                      }))
         for (name, file) in cases {
-            let whole = Self.decode(file, width: width, height: height, by: .whole)
-            #expect(whole.status == PK_ERROR_UNSUPPORTED, "\(name)")
-            #expect(whole.rows.handedOver == 0, "\(name)")
-            // Row by row, a flaw is found as the rows come: only those before the first row are libpng's.
-            guard !["too little image data", "too much image data"].contains(name) else { continue }
             let streamed = Self.decode(file, width: width, height: height, by: .streamed)
-            #expect(streamed.status == PK_ERROR_UNSUPPORTED, "streamed: \(name)")
-            #expect(streamed.rows.handedOver == 0, "streamed: \(name)")
+            #expect(streamed.status == PK_ERROR_UNSUPPORTED, "\(name)")
+            #expect(streamed.rows.handedOver == 0, "\(name)")
+            let chosen = Self.decode(file, width: width, height: height, by: .chosen)
+            let libpng = Self.decode(file, width: width, height: height, by: .libpng)
+            #expect(chosen.status == libpng.status, "\(name): \(chosen.status) against libpng's \(libpng.status)")
+            #expect(chosen.rows.handedOver == libpng.rows.handedOver, "\(name)")
         }
-        // Within the memory given only.
-        let needed = good.withUnsafeBufferPointer { pk_png_whole_image_bytes($0.baseAddress, $0.count) }
-        #expect(needed >= width * height * 3 + height)
-        #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed - 1).status == PK_ERROR_UNSUPPORTED)
-        #expect(Self.decode(good, width: width, height: height, by: .whole, maxMemory: needed).status == PK_OK)
-    }
-
-    /// Whole-image decodes hold at most the limit they are given together:
-    /// an image asked for while another is being handed over, with a limit
-    /// below the two, is left to libpng's rows whatever else runs; with room
-    /// for both, it is inflated whole. `pk_png_decode_rows` gives
-    /// PK_PNG_WHOLE_SHARED_LIMIT.
-    @Test func wholeImagesTogetherStayWithinTheSharedLimit() throws {
-        let width = 640, height = 480
-        let file = [UInt8](TestImages.png(width: width, height: height, rgba: [UInt8](repeating: 0, count: width * height * 4)))
-        let needed = file.withUnsafeBufferPointer { pk_png_whole_image_bytes($0.baseAddress, $0.count) }
-        #expect(needed > width * height * 4)
-
-        final class Nested: @unchecked Sendable {
-            var file: [UInt8] = []
-            var limit = 0
-            var status: pk_status?
-        }
-        let asksAgain: pk_row_sink = { context, y, _, _, _, _ in
-            guard y == 0, let context else { return 0 }
-            let nested = Unmanaged<Nested>.fromOpaque(context).takeUnretainedValue()
-            let ignore: pk_row_sink = { _, _, _, _, _, _ in 0 }
-            nested.status = nested.file.withUnsafeBufferPointer {
-                pk_png_whole_decode_rows($0.baseAddress, $0.count, 1 << 30, nested.limit, ignore, nil, nil)
-            }
-            return 1
-        }
-        for (limit, expected) in [(2 * needed - 1, PK_ERROR_UNSUPPORTED), (Int.max, PK_OK)] {
-            let nested = Nested()
-            nested.file = file
-            nested.limit = limit
-            let outer = file.withUnsafeBufferPointer {
-                pk_png_whole_decode_rows($0.baseAddress, $0.count, 1 << 30, .max, asksAgain,
-                                         Unmanaged.passUnretained(nested).toOpaque(), nil)
-            }
-            #expect(outer == PK_OK)
-            #expect(nested.status == expected, "a limit of \(limit) bytes for two of \(needed)")
-        }
-        #expect(PK_PNG_WHOLE_SHARED_LIMIT >= 16 << 20)
     }
 
     /// Flaws the rows show only as they come, after the first: the
@@ -315,9 +266,9 @@ struct PNGWholeImageTests {
     /// having handed over the rows before the flaw; a stream with more data
     /// than the image decodes, as libpng decodes it.
     @Test func flawsAfterTheFirstRowGetLibpngsStatus() {
-        // Narrow rows, all in the first block zlib inflates; rows of 9,001 bytes, seven to a block, the flaw
-        // in the second.
-        for (width, height, flawed) in [(9, 6, 3), (3_000, 20, 10)] {
+        // Narrow rows, all in the first block inflated; rows of 9,001 bytes, seven to a block, the flaw in
+        // the middle of the second and at its start.
+        for (width, height, flawed) in [(9, 6, 3), (3_000, 20, 10), (3_000, 20, 7)] {
             flawsAfterTheFirstRowGetLibpngsStatus(width: width, height: height, flawedRow: flawed)
         }
     }
