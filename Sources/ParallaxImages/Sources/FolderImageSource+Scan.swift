@@ -57,11 +57,19 @@ extension FolderImageSource {
         let thread = Thread { [walk] in
             // Below the frames, as the decodes for the screen are: a walk of 100,000 photos is a second of
             // work that must not make a frame late, and it still has most of a core whenever they leave one.
-            // In the background, below those decodes too.
+            // In the background, below those decodes too; and so once the first batch is out, enough for a
+            // first screen: the rest arrive while the person looks, and the decodes of what they look at come
+            // first (at 100,000 photos the walk's share of the cores delayed a first launch's full screen).
             BlockingWorkQueue.lowerCurrentThreadPriority(
                 to: walk.isBackground ? BlockingWorkQueue.backgroundNiceValue : BlockingWorkQueue.urgentNiceValue)
-            let result = walk.run(isCancelled: { cancelled.withLock { $0 } },
-                                  emit: { continuation.yield(.photos($0)) })
+            var isLowered = walk.isBackground
+            let result = walk.run(isCancelled: { cancelled.withLock { $0 } }, emit: { batch in
+                continuation.yield(.photos(batch))
+                if !isLowered {
+                    isLowered = true
+                    BlockingWorkQueue.lowerCurrentThreadPriority(to: BlockingWorkQueue.backgroundNiceValue)
+                }
+            })
             switch result {
             case .success(let report): continuation.yield(.finished(report))
             case .failure(let error): continuation.yield(.failed(error))
