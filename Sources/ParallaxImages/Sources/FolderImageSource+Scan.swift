@@ -22,7 +22,8 @@ extension FolderImageSource {
     ///   when it only checks photos a library index already shows: it then
     ///   runs at the priority of background decodes (nice 10 on Linux),
     ///   below the decodes of the screen it would otherwise share the cores
-    ///   with (nice 5), instead of beside them.
+    ///   with (nice 5), instead of beside them. Any walk drops to it once its
+    ///   first batch is out.
     public func scan(readingFileStatus: Bool = true, inBackground: Bool = false) -> AsyncStream<FolderScan.Event> {
         scan {
             $0.readsFileStatus = readingFileStatus
