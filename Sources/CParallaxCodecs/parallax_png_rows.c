@@ -148,10 +148,17 @@ static inline int pk_paeth(int a, int b, int c) {
 // A pixel's bytes as 16-bit lanes. Three bytes are put together in a
 // register, never through memory: a load that spans several smaller stores
 // cannot be forwarded from them, and stalls until they are written.
+//
+// A 3-byte pixel is read as a word, with the next pixel's first byte, which
+// only adds a lane the pixel's arithmetic ignores: the rows' buffer has a
+// byte to spare after its last row (PK_PNG_READ_SLACK). The word never
+// spans a byte just stored (the pixel to the left ends before it), so the
+// load is not held up waiting for a store to be forwarded; a store is a
+// 16-bit and an 8-bit move, not three bytes shifted out of a register.
 static inline __m128i pk_paeth_load(const uint8_t *pixel, int bpp) {
+    (void)bpp;
     uint32_t bytes;
-    if (bpp == 4) memcpy(&bytes, pixel, 4);
-    else bytes = (uint32_t)pixel[0] | (uint32_t)pixel[1] << 8 | (uint32_t)pixel[2] << 16;
+    memcpy(&bytes, pixel, 4);
     return _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128());
 }
 
@@ -160,8 +167,8 @@ static inline void pk_paeth_store(uint8_t *pixel, __m128i lanes, int bpp) {
     if (bpp == 4) {
         memcpy(pixel, &bytes, 4);
     } else {
-        pixel[0] = (uint8_t)bytes;
-        pixel[1] = (uint8_t)(bytes >> 8);
+        uint16_t low = (uint16_t)bytes;
+        memcpy(pixel, &low, 2);
         pixel[2] = (uint8_t)(bytes >> 16);
     }
 }
@@ -349,6 +356,8 @@ static void pk_png_row_to_rgba(const uint8_t *samples, uint8_t *rgba, const pk_p
 
 // The rows inflated at a time, in bytes (at least two rows).
 enum { PK_PNG_BLOCK_BYTES = 64 << 10 };
+// Bytes after the last row that a 3-byte pixel's word-sized read may touch (pk_paeth_load).
+enum { PK_PNG_READ_SLACK = 4 };
 
 static size_t pk_png_block_rows(const pk_png_layout *layout) {
     size_t rows = PK_PNG_BLOCK_BYTES / layout->row_bytes;
@@ -358,7 +367,7 @@ static size_t pk_png_block_rows(const pk_png_layout *layout) {
 
 // The block of rows and the row above it, the RGBA row and the inflater's state.
 static size_t pk_png_streamed_layout_bytes(const pk_png_layout *layout) {
-    return (1 + pk_png_block_rows(layout)) * layout->row_bytes + (size_t)layout->width * 4
+    return (1 + pk_png_block_rows(layout)) * layout->row_bytes + PK_PNG_READ_SLACK + (size_t)layout->width * 4
         + sizeof(struct inflate_state);
 }
 
@@ -478,7 +487,7 @@ pk_status pk_png_streamed_rows(const uint8_t *data, size_t size, size_t max_memo
     if (needed > max_memory) return PK_ERROR_UNSUPPORTED;
     size_t block_rows = pk_png_block_rows(&layout), row_bytes = layout.row_bytes, samples = row_bytes - 1;
     // The row above the block (zeros above the first), then the block.
-    uint8_t *above = calloc(1 + block_rows, row_bytes);
+    uint8_t *above = calloc(1, (1 + block_rows) * row_bytes + PK_PNG_READ_SLACK);
     uint8_t *block = above ? above + row_bytes : NULL;
     uint8_t *rgba = malloc((size_t)layout.width * 4);
     pk_png_inflow in = { .data = data, .size = size, .offset = (size_t)(layout.first_idat - data) - 8,
