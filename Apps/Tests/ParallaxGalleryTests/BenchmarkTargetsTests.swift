@@ -49,7 +49,7 @@ struct BenchmarkTargetsTests {
         #expect(markdown.contains("| grid, on disk: full ≤ 120 ms after every jump | 300 ms | **FAIL** |"))
         #expect(markdown.contains("(Apple's measure; ≤ 7 is the goal, > 10 noticeable)"))
         #expect(markdown.contains("hitch time ≤ 7 ms/s |"))
-        #expect(markdown.contains("\nWhy a jump in the grid misses 120 ms (the quilt"))
+        #expect(markdown.contains("\nWhy a jump on disk misses 120 ms: a jump lands on 48 tiles"))
     }
 }
 #endif
