@@ -99,4 +99,93 @@ struct FolderScanStreamingTests {
         #expect(stopped.photoCount < 400)
         #expect(stopped.folderCount < 21)
     }
+
+    // MARK: Waiting for the first screen
+
+    /// Lists a scan's events to the end: the photos it handed out, and its report.
+    static func drain(_ iterator: inout AsyncStream<FolderScan.Event>.Iterator) async -> (Int, FolderScan.Report?) {
+        var total = 0
+        var report: FolderScan.Report?
+        while let event = await iterator.next() {
+            switch event {
+            case .photos(let batch): total += batch.count
+            case .finished(let finished): report = finished
+            case .failed(let error): Issue.record("\(error)")
+            }
+        }
+        return (total, report)
+    }
+
+    @Test func aWalkWaitsAfterItsFirstBatchUntilTheFirstScreenIsFull() async throws {
+        let root = try Self.library(600, folders: 3)
+        let signal = FirstScreenSignal(longestWait: .seconds(3_600))
+        // Three folders of 200: the first batch of 256 is found in the first two.
+        let opened = Locked<[String]>([])
+        var captured: AsyncStream<Void>.Continuation?
+        let waits = AsyncStream<Void> { captured = $0 }
+        let waiting = try #require(captured)
+        let stream = FolderImageSource(directory: root).scan(waitingAfterFirstBatchFor: signal) { walk in
+            walk.hooks.beforeOpeningFolder = { folder in opened.withLock { $0.append(folder) } }
+            walk.hooks.waitingForFirstScreen = { waiting.yield() }
+        }
+        var iterator = stream.makeAsyncIterator()
+        guard case .photos(let first) = await iterator.next() else {
+            Issue.record("the first event is not a batch of photos")
+            return
+        }
+        #expect(first.count == 256)
+        // The walk waits with its first batch handed out, the third folder not opened, until the screen is full.
+        var waited = waits.makeAsyncIterator()
+        #expect(await waited.next() != nil)
+        #expect(opened.withLock { $0.count } == 2)
+        #expect(!signal.isGiven)
+        signal.screenIsFull()
+        let (rest, report) = await Self.drain(&iterator)
+        #expect(first.count + rest == 600 && report?.photoCount == 600)
+        #expect(opened.withLock { $0.count } == 3)
+    }
+
+    @Test func aScreenAlreadyFullIsNotWaitedFor() async throws {
+        let root = try Self.library(300, folders: 2)
+        let signal = FirstScreenSignal(longestWait: .seconds(3_600))
+        signal.screenIsFull()
+        var iterator = FolderImageSource(directory: root).scan(waitingAfterFirstBatchFor: signal).makeAsyncIterator()
+        let (total, report) = await Self.drain(&iterator)
+        #expect(total == 300 && report?.isComplete == true)
+    }
+
+    @Test func aScreenThatNeverFillsHoldsTheWalkItsLongestWaitAtMost() async throws {
+        let root = try Self.library(300, folders: 2)
+        let signal = FirstScreenSignal(longestWait: .milliseconds(20))
+        var iterator = FolderImageSource(directory: root).scan(waitingAfterFirstBatchFor: signal).makeAsyncIterator()
+        let (total, report) = await Self.drain(&iterator)
+        #expect(total == 300 && report?.isComplete == true)
+        #expect(!signal.isGiven)
+    }
+
+    @Test func stoppingTheConsumerEndsTheWait() async throws {
+        let root = try Self.library(600, folders: 3)
+        let signal = FirstScreenSignal(longestWait: .seconds(3_600))
+        var captured: AsyncStream<String>.Continuation?
+        let events = AsyncStream<String> { captured = $0 }
+        let signals = try #require(captured)
+        let report = Locked<FolderScan.Report?>(nil)
+        let stream = FolderImageSource(directory: root).scan(waitingAfterFirstBatchFor: signal) { walk in
+            walk.hooks.waitingForFirstScreen = { signals.yield("waiting") }
+            walk.hooks.finished = { finished in
+                report.withLock { $0 = finished }
+                signals.yield("finished")
+            }
+        }
+        let consumer = Task {
+            for await _ in stream {}
+        }
+        var signalled = events.makeAsyncIterator()
+        #expect(await signalled.next() == "waiting")
+        consumer.cancel()
+        #expect(await signalled.next() == "finished")
+        let stopped = try #require(report.withLock { $0 })
+        #expect(!stopped.isComplete && stopped.photoCount == 256)
+        #expect(!signal.isGiven)
+    }
 }

@@ -7,11 +7,12 @@ import ParallaxImages
 enum FolderListing {
     /// The gallery's listing events for `source`'s tree, walked with each
     /// photo's status read (its modification time); the walk stops when
-    /// the listing is dropped.
-    static func events(of source: FolderImageSource) -> AsyncStream<ListingEvent> {
+    /// the listing is dropped; after its first batch it waits for
+    /// `firstScreen`, when given.
+    static func events(of source: FolderImageSource, firstScreen: FirstScreenSignal? = nil) -> AsyncStream<ListingEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let task = Task.detached {
-                for await event in source.scan(readingFileStatus: true) {
+                for await event in source.scan(readingFileStatus: true, waitingAfterFirstBatchFor: firstScreen) {
                     switch event {
                     case .photos(let photos):
                         continuation.yield(.photos(photos.map { FoundPhoto(id: $0.id, fileTime: $0.modificationTime.map(wallClockSeconds)) }))

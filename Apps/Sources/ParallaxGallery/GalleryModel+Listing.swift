@@ -8,6 +8,10 @@ struct ListingProgress {
     var started: TimeInterval?
     /// Whether the first screen has been full once (or waited for long enough).
     var firstScreenShown = false
+    /// What a folder's walk waits for after its first batch: given with
+    /// ``firstScreenShown``, so that the walk leaves the cores to that
+    /// screen's decodes until then.
+    let firstScreen = FirstScreenSignal(longestWait: .seconds(GalleryModel.firstScreenWait))
     /// When photos the listing found were last shown.
     var lastShown: TimeInterval?
     /// The listing filed or removed photos since the last arrangement.
@@ -44,7 +48,7 @@ extension GalleryModel {
         needsRearrange = false
         arrange()
         relayout(keepingPlace: false)
-        listing.start(library.listing(from: server))
+        listing.start(library.listing(from: server, firstScreen: listingProgress.firstScreen))
     }
 
     /// Waits, before the first frame, until that frame can show the first
@@ -124,6 +128,8 @@ extension GalleryModel {
         // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
         let waited = now.flatMap { now in listingProgress.started.map { now - $0 } } ?? 0
         if !firstScreenPending || waited >= Self.firstScreenWait { listingProgress.firstScreenShown = true }
+        // The walk waits for it (listed whole without frames, ``list()``, there is no screen to wait for).
+        if listingProgress.firstScreenShown || now == nil { listingProgress.firstScreen.screenIsFull() }
         if now != nil, !listingProgress.firstScreenShown, timeline.shownCount > 0 { return }   // the first screen is filling
         // A frame files chunks of photos while it has time left for them (``listingBudget``), up to
         // ``photosPerFrame``: a slower machine takes more frames to file a library, never longer frames.
@@ -190,7 +196,7 @@ extension GalleryModel {
     }
 
     /// The longest the rest of a listing waits for the first screen to fill.
-    static let firstScreenWait: TimeInterval = 1
+    nonisolated static let firstScreenWait: TimeInterval = 1
 
     /// Makes room for `total` photos in all in everything filed by photo
     /// (the timeline, the shape tracker, the previews), so that filing them

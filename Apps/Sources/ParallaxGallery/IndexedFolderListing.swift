@@ -30,7 +30,8 @@ enum IndexedFolderListing {
     /// the frame that shows them files them all (500 took 2-3 ms of it).
     static let firstBatchSize = 200
 
-    static func events(of source: FolderImageSource, writer: LibraryIndexWriter) -> AsyncStream<ListingEvent> {
+    static func events(of source: FolderImageSource, writer: LibraryIndexWriter,
+                       firstScreen: FirstScreenSignal? = nil) -> AsyncStream<ListingEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let list: @Sendable () async -> Void = {
                 let index = writer.index
@@ -56,7 +57,8 @@ enum IndexedFolderListing {
                 var reconciling = Reconciliation.Builder(indexed: indexed)
                 var report = FolderScan.Report()
                 // Checking what the index showed is background work; on a first launch the walk is the listing.
-                for await event in source.scan(readingFileStatus: true, inBackground: !indexed.isEmpty) {
+                for await event in source.scan(readingFileStatus: true, inBackground: !indexed.isEmpty,
+                                               waitingAfterFirstBatchFor: firstScreen) {
                     if Task.isCancelled { break }
                     switch event {
                     case .photos(let photos):

@@ -21,8 +21,9 @@ package struct PhotoLibrary: Sendable {
     /// How the photos are listed, when not by the source's
     /// `imageIDs()` in one batch: a folder's walk, streaming, with each
     /// file's time; a library index's records first. Given the source the
-    /// gallery reads through (the library's, behind its simulated server).
-    package var makeListing: (@Sendable (any ImageSource) -> AsyncStream<ListingEvent>)?
+    /// gallery reads through (the library's, behind its simulated server),
+    /// and what a folder's walk waits for after its first batch, if anything.
+    package var makeListing: (@Sendable (any ImageSource, FirstScreenSignal?) -> AsyncStream<ListingEvent>)?
     /// What files the shapes and dates read into the library's index, when it has one.
     package var indexWriter: LibraryIndexWriter?
 
@@ -73,13 +74,15 @@ package struct PhotoLibrary: Sendable {
             let writer = LibraryIndexWriter(index: index, folder: source)
             var library = PhotoLibrary(source: IndexRecordingSource(base: source, writer: writer), credits: credits,
                                        description: "the photos in \(directory.path)", readsHeadersLocally: true)
-            library.makeListing = { _ in IndexedFolderListing.events(of: source, writer: writer) }
+            library.makeListing = { _, firstScreen in
+                IndexedFolderListing.events(of: source, writer: writer, firstScreen: firstScreen)
+            }
             library.indexWriter = writer
             return library
         }
         var library = PhotoLibrary(source: source, credits: credits, description: "the photos in \(directory.path)",
                                    readsHeadersLocally: true)
-        library.makeListing = { _ in FolderListing.events(of: source) }
+        library.makeListing = { _, firstScreen in FolderListing.events(of: source, firstScreen: firstScreen) }
         return library
     }
 

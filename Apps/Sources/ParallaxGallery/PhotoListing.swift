@@ -232,9 +232,12 @@ extension PhotoLibrary {
     /// The library's photos as they are found: a folder's walk in batches
     /// (the first screen is drawn from the first), any other source's list,
     /// asked of `source` (the library's, maybe behind a simulated server),
-    /// in one batch (a server's nested folders are read before it).
-    package func listing(from source: any ImageSource) -> AsyncStream<ListingEvent> {
-        if let makeListing { return makeListing(source) }
+    /// in one batch (a server's nested folders are read before it). A
+    /// folder's walk waits after its first batch for `firstScreen`, when
+    /// given (``FirstScreenSignal``).
+    package func listing(from source: any ImageSource,
+                         firstScreen: FirstScreenSignal? = nil) -> AsyncStream<ListingEvent> {
+        if let makeListing { return makeListing(source, firstScreen) }
         return AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let task = Task {
                 do {

@@ -163,7 +163,7 @@ struct GalleryModelTests {
         let held = HeldPictures(backing: GeneratedImageSource(pictures: pictures), holding: Set(ids[40...]))
         let (events, feed) = AsyncStream.makeStream(of: ListingEvent.self, bufferingPolicy: .unbounded)
         var library = PhotoLibrary(source: held, credits: [], description: "held newer pictures")
-        library.makeListing = { _ in events }
+        library.makeListing = { _, _ in events }
         let model = GalleryModel(library: library, settings: settings, viewportSize: Self.phone)
         model.startListing()
         feed.yield(.photos(ids[..<40].enumerated().map { FoundPhoto(id: $1, fileTime: 1_800_000_000 - Int64($0)) }))
@@ -181,6 +181,46 @@ struct GalleryModelTests {
         #expect(model.photos.count == 80)
         #expect(model.photos.first == ids[40])
         await held.open()
+    }
+
+    /// A folder's walk waits after its first batch until the first screen
+    /// is full (``FirstScreenSignal``): the model gives the signal on the
+    /// frame that finds the screen full (the one after the frame that
+    /// filled it), or, when its pictures do not come,
+    /// after ``GalleryModel/firstScreenWait`` of frames.
+    @Test func theListingIsToldWhenTheFirstScreenIsFull() async throws {
+        var settings = GallerySettings()
+        settings.latency = .none
+        let pictures = (0..<40).map { GeneratedImageSource.Picture(index: $0, width: 60, height: 40) }
+        let ids = pictures.map(GeneratedImageSource.id(of:))
+        for picturesCome in [true, false] {
+            let held = HeldPictures(backing: GeneratedImageSource(pictures: pictures))
+            let (events, feed) = AsyncStream.makeStream(of: ListingEvent.self, bufferingPolicy: .unbounded)
+            var library = PhotoLibrary(source: held, credits: [], description: "held pictures")
+            library.makeListing = { _, _ in events }
+            let model = GalleryModel(library: library, settings: settings, viewportSize: Self.phone)
+            model.startListing()
+            let signal = model.listingProgress.firstScreen
+            feed.yield(.photos(ids.enumerated().map { FoundPhoto(id: $1, fileTime: 1_800_000_000 - Int64($0)) }))
+            await model.listing.waitForPhotos()
+            model.update(now: 0)
+            #expect(model.unsharpCellCount > 0 && !signal.isGiven, "the screen's pictures are held")
+            model.update(now: 0.5)
+            #expect(!signal.isGiven)
+            if picturesCome {
+                await held.open()
+                await model.waitForFirstScreen(now: 0.6, within: .seconds(3600))
+                model.update(now: 0.6)                                        // the frame that fills it
+                #expect(model.unsharpCellCount == 0)
+                model.update(now: 0.6 + 1.0 / 60)
+                #expect(signal.isGiven, "given on the frame that finds the screen full")
+            } else {
+                model.update(now: GalleryModel.firstScreenWait)
+                #expect(model.unsharpCellCount > 0 && signal.isGiven, "given after a second of frames at most")
+                await held.open()
+            }
+            feed.finish()
+        }
     }
 
     @Test func picturesOfCellsThatScrolledAwayAreLetGo() async throws {

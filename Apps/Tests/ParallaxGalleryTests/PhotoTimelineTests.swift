@@ -442,7 +442,7 @@ struct GalleryListingTests {
         let events = AsyncStream<ListingEvent>(bufferingPolicy: .unbounded) { continuation = $0 }
         let feed = try #require(continuation)
         var library = PhotoLibrary(source: source, credits: [], description: "streamed", readsHeadersLocally: true)
-        library.makeListing = { _ in events }
+        library.makeListing = { _, _ in events }
         var settings = GallerySettings()
         settings.latency = .none
         let model = GalleryModel(library: library, settings: settings, viewportSize: CGSize(width: 800, height: 700))

@@ -24,16 +24,21 @@ extension FolderImageSource {
     ///   below the decodes of the screen it would otherwise share the cores
     ///   with (nice 5), instead of beside them. Any walk drops to it once its
     ///   first batch is out.
-    public func scan(readingFileStatus: Bool = true, inBackground: Bool = false) -> AsyncStream<FolderScan.Event> {
-        scan {
+    /// - Parameter firstScreen: When given, the walk waits after its first
+    ///   batch until the screen drawn from it is full (``FirstScreenSignal``),
+    ///   so that the screen's decodes have the cores to themselves.
+    public func scan(readingFileStatus: Bool = true, inBackground: Bool = false,
+                     waitingAfterFirstBatchFor firstScreen: FirstScreenSignal? = nil) -> AsyncStream<FolderScan.Event> {
+        scan(waitingAfterFirstBatchFor: firstScreen) {
             $0.readsFileStatus = readingFileStatus
             $0.isBackground = inBackground
         }
     }
 
-    /// ``scan(readingFileStatus:inBackground:)`` with the walk's settings (limits, batch
-    /// sizes, test hooks) adjusted by `configure`.
-    func scan(_ configure: (inout PhotoTreeWalk) -> Void) -> AsyncStream<FolderScan.Event> {
+    /// ``scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)`` with the walk's settings
+    /// (limits, batch sizes, test hooks) adjusted by `configure`.
+    func scan(waitingAfterFirstBatchFor firstScreen: FirstScreenSignal? = nil,
+              _ configure: (inout PhotoTreeWalk) -> Void) -> AsyncStream<FolderScan.Event> {
         // Not `AsyncStream.makeStream`, which the iOS 16 SDK lacks.
         var captured: AsyncStream<FolderScan.Event>.Continuation?
         let stream = AsyncStream(bufferingPolicy: .unbounded) { captured = $0 }
@@ -53,6 +58,7 @@ extension FolderImageSource {
         continuation.onTermination = { termination in
             guard case .cancelled = termination else { return }
             cancelled.withLock { $0 = true }
+            firstScreen?.abandon()
             stopped?()
         }
         let thread = Thread { [walk] in
@@ -63,12 +69,17 @@ extension FolderImageSource {
             // first (at 100,000 photos the walk's share of the cores delayed a first launch's full screen).
             BlockingWorkQueue.lowerCurrentThreadPriority(
                 to: walk.isBackground ? BlockingWorkQueue.backgroundNiceValue : BlockingWorkQueue.urgentNiceValue)
-            var isLowered = walk.isBackground
+            var isFirstBatch = true
             let result = walk.run(isCancelled: { cancelled.withLock { $0 } }, emit: { batch in
                 continuation.yield(.photos(batch))
-                if !isLowered {
-                    isLowered = true
+                guard isFirstBatch else { return }
+                isFirstBatch = false
+                if !walk.isBackground {
                     BlockingWorkQueue.lowerCurrentThreadPriority(to: BlockingWorkQueue.backgroundNiceValue)
+                }
+                if let firstScreen {
+                    walk.hooks.waitingForFirstScreen?()
+                    firstScreen.wait()
                 }
             })
             switch result {

@@ -34,6 +34,8 @@ struct PhotoTreeWalk {
         var beforeOpeningFolder: (@Sendable (String) -> Void)?
         /// After each batch is handed out, with the photos handed out so far.
         var afterBatch: (@Sendable (Int) -> Void)?
+        /// When the walk, its first batch out, starts waiting for the first screen (``FirstScreenSignal``).
+        var waitingForFirstScreen: (@Sendable () -> Void)?
         /// When the scan's consumer stops listening (on the consumer's thread).
         var consumerStopped: (@Sendable () -> Void)?
         /// When the walk ends, with its report (also when it was stopped).
