@@ -77,8 +77,8 @@ test-apps-build:
 # Tests/ParallaxImagesTests), and the fixtures they use: the sanitizer's build
 # compiles these files alone (PARALLAXKIT_TEST_SOURCES in Package.swift).
 TSAN_SUITES = LoaderTests LoaderStressTests StageLimiterTests LoadPipelineTests ImageBindingTableTests \
-	DiskCacheTests BlockingWorkQueueTests KeptThumbnailCheckTests
-TSAN_FIXTURES = CacheFixtures ManualClock TestImages
+	DiskCacheTests BlockingWorkQueueTests KeptThumbnailCheckTests FolderScanStreamingTests
+TSAN_FIXTURES = CacheFixtures ManualClock TestImages FolderTreeTests
 comma = ,
 empty =
 space = $(empty) $(empty)
