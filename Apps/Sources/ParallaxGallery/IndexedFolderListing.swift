@@ -10,7 +10,7 @@ import ParallaxLibraryIndex
 ///    one batch (the first screen, with every shape and date known, no
 ///    photo read), then the count of the rest (room is made for that many
 ///    photos at once), then the rest 500 at a time.
-/// 2. The walk (``FolderImageSource/scan(readingFileStatus:inBackground:)``,
+/// 2. The walk (``FolderImageSource/scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)``,
 ///    in the background when the index showed photos), each photo's stamp
 ///    handed to the writer as found.
 /// 3. Reconciliation: photos deleted or changed since are removed, new and

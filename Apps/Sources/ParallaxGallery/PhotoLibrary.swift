@@ -35,7 +35,7 @@ package struct PhotoLibrary: Sendable {
     }
 
     /// The photos of `directory` and every folder under it, listed as the
-    /// tree is walked (``FolderImageSource/scan(readingFileStatus:inBackground:)``: the
+    /// tree is walked (``FolderImageSource/scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)``: the
     /// first screen is drawn from the first batch), with the credits file
     /// `fetch-photos.sh` writes beside them if there is one.
     ///

@@ -5,7 +5,7 @@ import Foundation
 /// depth. Everything is stored locally, so surfaces show the "cached"
 /// placeholder while these decode.
 ///
-/// **A library, not a folder.** ``scan(readingFileStatus:inBackground:)`` walks the tree
+/// **A library, not a folder.** ``scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)`` walks the tree
 /// as a person keeps it (`2024/06-trip/IMG_0001.jpg`,
 /// `2025/DCIM/100APPLE/IMG_4411.HEIC`) and hands out the photos in batches
 /// as it finds them, the first after a few hundred, so a first screen can
@@ -58,7 +58,7 @@ public struct FolderImageSource: ImageSource {
 
     /// Every photo in the tree, in tree order: folder by folder, names
     /// compared by their bytes, so `2023/…` comes before `2024/…` and a
-    /// folder's photos stay together. The whole ``scan(readingFileStatus:inBackground:)``,
+    /// folder's photos stay together. The whole ``scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)``,
     /// without the files' status; folders that cannot be read are left out
     /// (a scan reports them).
     /// - Throws: ``ImageSourceError/unavailable(_:)`` with a clear message

@@ -1,5 +1,5 @@
 /// What a scan of a photo folder tree tells as it walks
-/// (``FolderImageSource/scan(readingFileStatus:inBackground:)``): the photos in batches,
+/// (``FolderImageSource/scan(readingFileStatus:inBackground:waitingAfterFirstBatchFor:)``): the photos in batches,
 /// then a report of what else it found and what it could not read.
 public enum FolderScan {
     /// One step of a scan.
