@@ -45,16 +45,8 @@ struct FolderScanStreamingTests {
         #expect(await pausedAt.next() == 256)
         #expect(handedOut.withLock { $0 } == [256])
         resume.signal()
-        var total = first.count
-        var report: FolderScan.Report?
-        while let event = await iterator.next() {
-            switch event {
-            case .photos(let batch): total += batch.count
-            case .finished(let finished): report = finished
-            case .failed(let error): Issue.record("\(error)")
-            }
-        }
-        #expect(total == 600 && report?.photoCount == 600 && report?.folderCount == 4)
+        let (rest, report) = await Self.drain(&iterator)
+        #expect(first.count + rest == 600 && report?.photoCount == 600 && report?.folderCount == 4)
         #expect(handedOut.withLock { $0 } == [256, 600])
     }
 
