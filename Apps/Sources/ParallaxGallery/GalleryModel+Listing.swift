@@ -127,9 +127,11 @@ extension GalleryModel {
         if let now, listingProgress.started == nil { listingProgress.started = now }
         // A first screen that cannot fill (a picture that never comes) holds the rest back a second at most.
         let waited = now.flatMap { now in listingProgress.started.map { now - $0 } } ?? 0
-        if !firstScreenPending || waited >= Self.firstScreenWait { listingProgress.firstScreenShown = true }
-        // The walk waits for it (listed whole without frames, ``list()``, there is no screen to wait for).
-        if listingProgress.firstScreenShown || now == nil { listingProgress.firstScreen.screenIsFull() }
+        if !listingProgress.firstScreenShown, !firstScreenPending || waited >= Self.firstScreenWait {
+            listingProgress.firstScreenShown = true
+            listingProgress.firstScreen.screenIsFull()                // the walk waits for it
+        }
+        if now == nil { listingProgress.firstScreen.screenIsFull() }  // listed whole without frames: no screen to wait for
         if now != nil, !listingProgress.firstScreenShown, timeline.shownCount > 0 { return }   // the first screen is filling
         // A frame files chunks of photos while it has time left for them (``listingBudget``), up to
         // ``photosPerFrame``: a slower machine takes more frames to file a library, never longer frames.
