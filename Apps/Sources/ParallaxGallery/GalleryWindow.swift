@@ -40,10 +40,7 @@ package final class GalleryWindow {
     private var wheelPinch: (scale: CGFloat, last: Double, samples: [(time: Double, scale: CGFloat)])?
     /// How long a pinch waits for another wheel or gesture event before it ends.
     private static let pinchPause = 0.15
-    private let screenshotDirectory: URL?
-    private var screenshots = 0
-    /// Screenshots being encoded and written, which the window waits for before it closes.
-    private var screenshotWrites: [Task<Void, Never>] = []
+    private let screenshots: ScreenshotWriter?
     /// The layered background (Y), when shown.
     private var scene: LayeredScene?
     /// The loader's counters, refreshed a few times a second for the HUD.
@@ -65,7 +62,7 @@ package final class GalleryWindow {
     ///   photo. **I** toggles it either way.
     package init(model: GalleryModel, screenshotDirectory: URL? = nil, showsHUD: Bool = false) {
         self.model = model
-        self.screenshotDirectory = screenshotDirectory
+        screenshots = screenshotDirectory.map(ScreenshotWriter.init(directory:))
         renderer.showsHUD = showsHUD
     }
 
@@ -171,7 +168,7 @@ package final class GalleryWindow {
             let wait = next - Self.now()
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
         }
-        for write in screenshotWrites { await write.value }
+        await screenshots?.waitForWrites()
     }
 
     /// Follows a pinch made of wheel or gesture events: the first one begins
@@ -454,48 +451,20 @@ package final class GalleryWindow {
         }
     }
 
-    /// Writes the frame on screen to the screenshot folder (P), and then
-    /// its line to standard output (unbuffered: scripts read it while the
-    /// window is open). Only the frame's pixels are read here; the PNG is
-    /// made and written on a thread of its own, since encoding 1280 × 800
-    /// took the frames after a keypress past their time (the HUD showed
-    /// 44 ms/s of hitches at rest after one screenshot).
+    /// Writes the frame on screen to the screenshot folder (P), with a line
+    /// saying where the gallery stood (``ScreenshotWriter``).
     private func saveScreenshot(_ canvas: SDLCanvas) {
-        guard let screenshotDirectory, let pixels = canvas.readPixels() else { return }
-        screenshots += 1
-        let url = screenshotDirectory.appendingPathComponent(String(format: "screenshot-%03d.png", screenshots))
+        guard let screenshots, let pixels = canvas.readPixels() else { return }
         // The top photo by position and by ID: dates read in the background re-sort the photos, which
         // moves a photo's position, never the photo at the top of the screen.
         let topPhoto = model.topItem.flatMap { model.photos.indices.contains($0) ? model.photos[$0].rawValue : nil }
-        let line = "screenshot: \(url.path) top-item: \(model.topItem.map(String.init) ?? "none") "
+        let state = "top-item: \(model.topItem.map(String.init) ?? "none") "
             + "top-photo: \(topPhoto?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "none") "
             + "layout: \(model.settings.layout.rawValue) "
             + "reading: \(model.isListing || !model.allDatesRead ? "yes" : "no") "
             + "moving: \(model.isMoving ? "yes" : "no") "
             + "viewer: \(viewer.isShown ? "item \(viewer.item) \(viewer.isSharp ? "sharp" : "not-sharp") zoom \(String(format: "%.2f", Double(viewer.zoom.scale)))" : "closed")\n"
-        screenshotWrites.append(Task {
-            await withCheckedContinuation { (written: CheckedContinuation<Void, Never>) in
-                let thread = Thread {
-                    Self.write(pixels, to: url, announcing: line)
-                    written.resume()
-                }
-                thread.qualityOfService = .utility
-                thread.start()
-            }
-        })
-    }
-
-    /// Encodes `pixels` as a PNG at `url` and prints `line` once it is there.
-    private nonisolated static func write(_ pixels: PixelImage, to url: URL, announcing line: String) {
-        do {
-            guard let png = pixels.pngData() else { throw CocoaError(.fileWriteUnknown) }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try OutputFile.write(png, to: url.path)
-        } catch {
-            FileHandle.standardError.write(Data("parallax-gallery: no screenshot: \(error)\n".utf8))
-            return
-        }
-        FileHandle.standardOutput.write(Data(line.utf8))
+        screenshots.write(pixels) { url in "screenshot: \(url.path) " + state }
     }
 }
 #endif
