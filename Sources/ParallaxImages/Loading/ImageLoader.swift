@@ -537,9 +537,8 @@ public actor ImageLoader {
 
     /// Waits for a slot of `stage`; `nil` if the work was cancelled meanwhile.
     private func acquire(_ stage: LoadStage, for key: ThumbnailKey, job: UInt64) async -> SlotGrant? {
-        if Task.isCancelled { return nil }
-        // A job replaced since it started was cancelled, and returned above: only current jobs wait.
-        return await acquire(stage, priority: jobs.job(for: key, identifier: job)?.priority ?? .outside, job: job)
+        // A job replaced since it started was cancelled, and returns at once below: only current jobs wait.
+        await acquire(stage, priority: jobs.job(for: key, identifier: job)?.priority ?? .outside, job: job)
     }
 
     /// Waits for a slot of `stage` at `priority`, ranked as `job`.
