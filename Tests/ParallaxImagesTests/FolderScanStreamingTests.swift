@@ -116,9 +116,16 @@ struct FolderScanStreamingTests {
         var captured: AsyncStream<Void>.Continuation?
         let waits = AsyncStream<Void> { captured = $0 }
         let waiting = try #require(captured)
+        // The walk thread's nice value when it starts waiting: its first batch out, it is background work.
+        let nice = Locked<Int32?>(nil)
         let stream = FolderImageSource(directory: root).scan(waitingAfterFirstBatchFor: signal) { walk in
             walk.hooks.beforeOpeningFolder = { folder in opened.withLock { $0.append(folder) } }
-            walk.hooks.waitingForFirstScreen = { waiting.yield() }
+            walk.hooks.waitingForFirstScreen = {
+                #if canImport(Glibc)
+                nice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                #endif
+                waiting.yield()
+            }
         }
         var iterator = stream.makeAsyncIterator()
         guard case .photos(let first) = await iterator.next() else {
@@ -131,6 +138,9 @@ struct FolderScanStreamingTests {
         #expect(await waited.next() != nil)
         #expect(opened.withLock { $0.count } == 2)
         #expect(!signal.isGiven)
+        #if canImport(Glibc)
+        #expect((nice.withLock { $0 } ?? 0) >= BlockingWorkQueue.backgroundNiceValue)
+        #endif
         signal.screenIsFull()
         let (rest, report) = await Self.drain(&iterator)
         #expect(first.count + rest == 600 && report?.photoCount == 600)
